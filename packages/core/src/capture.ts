@@ -1,0 +1,68 @@
+/** Marker appended to a captured value that was cut at the size cap. */
+export const TRUNCATION_MARKER = '…[truncated by obs: ';
+
+/**
+ * Reassembles streamed text (strings or UTF-8 bytes) up to `maxBytes`, so streamed outputs can be
+ * recorded without holding unbounded memory. Bytes past the cap are counted, not kept.
+ */
+export class TextCapture {
+  private parts: string[] = [];
+  private kept = 0;
+  private dropped = 0;
+  private decoder?: TextDecoder;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** Adds a chunk; non-text chunks are described, not dumped. */
+  push(chunk: unknown): void {
+    if (chunk === undefined || chunk === null) return;
+    let text: string;
+    if (typeof chunk === 'string') text = chunk;
+    else if (chunk instanceof Uint8Array) {
+      this.decoder ??= new TextDecoder();
+      text = this.decoder.decode(chunk, { stream: true });
+    } else if (chunk instanceof ArrayBuffer) {
+      this.decoder ??= new TextDecoder();
+      text = this.decoder.decode(new Uint8Array(chunk), { stream: true });
+    } else text = typeof chunk === 'object' ? JSON.stringify(chunk) ?? '' : String(chunk);
+    this.append(text);
+  }
+
+  private append(text: string): void {
+    if (this.kept >= this.maxBytes) {
+      this.dropped += text.length;
+      return;
+    }
+    const room = this.maxBytes - this.kept;
+    if (text.length > room) {
+      this.parts.push(text.slice(0, room));
+      this.kept += room;
+      this.dropped += text.length - room;
+    } else {
+      this.parts.push(text);
+      this.kept += text.length;
+    }
+  }
+
+  /** Whether anything was captured. */
+  get empty(): boolean {
+    return this.kept === 0 && this.dropped === 0;
+  }
+
+  /** The captured text, with a visible marker when the cap cut it. */
+  text(): string {
+    if (this.decoder) {
+      const rest = this.decoder.decode();
+      if (rest) this.append(rest);
+      this.decoder = undefined;
+    }
+    const body = this.parts.join('');
+    return this.dropped > 0 ? `${body}${TRUNCATION_MARKER}${this.dropped} more characters]` : body;
+  }
+}
+
+/** Cuts a string to `maxChars` with the visible marker. */
+export function truncateText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}${TRUNCATION_MARKER}${text.length - maxChars} more characters]`;
+}

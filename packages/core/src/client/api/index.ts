@@ -1,0 +1,14 @@
+export { ObsApiClient } from './client.js';
+export { ObsApiError, ObsApiTimeoutError } from './core/errors.js';
+export type { BackoffOptions } from './core/retry.js';
+export type { TransportConfig } from './core/transport.js';
+export type { EmptyRequest, RequestOptions } from './core/types.js';
+export type { GetScoresRequest } from './resources/scores.js';
+export type { DeleteTracesRequest } from './resources/trace.js';
+export type { ListDatasetsRequest } from './resources/datasets.js';
+export type { ListDatasetItemsRequest } from './resources/datasetItems.js';
+export type { GetObservationsRequest, ObservationFieldGroup } from './resources/observations.js';
+export type { MetricsRequest } from './resources/metrics.js';
+export type { ListExperimentsRequest, ListExperimentItemsRequest } from './resources/experiments.js';
+export type { GetPromptRequest, UpdatePromptVersionRequest } from './resources/prompts.js';
+export type * from './types.js';

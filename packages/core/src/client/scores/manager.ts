@@ -1,0 +1,122 @@
+import { isSpanContextValid, trace as otelTrace } from '@opentelemetry/api';
+import { logger } from '../../logger.js';
+import { describeError } from '../util/describe.js';
+import { newScoreId } from './id.js';
+import type { ScoreQueue } from './queue.js';
+import type { ScoreBody, ScoreTarget, TargetedScoreBody } from './types.js';
+import { validateScore } from './validate.js';
+
+/** What the score manager needs from its client. */
+export interface ScoreManagerConfig {
+  /** `undefined` when the client is not configured: every method is then a no-op. */
+  queue: ScoreQueue | undefined;
+  /** Environment stamped on scores that name none. */
+  environment?: string;
+}
+
+function targetOf(observation: unknown, needSpanId: boolean): { traceId: string; observationId?: string } | string {
+  if (typeof observation !== 'object' || observation === null) return 'the observation must be an object with id and traceId';
+  const { id, traceId } = observation as { id?: unknown; traceId?: unknown };
+  if (typeof traceId !== 'string' || traceId === '') return 'the observation has no traceId';
+  if (!needSpanId) return { traceId };
+  if (typeof id !== 'string' || id === '') return 'the observation has no id';
+  return { traceId, observationId: id };
+}
+
+function activeTarget(needSpanId: boolean): { traceId: string; observationId?: string } | string {
+  const span = otelTrace.getActiveSpan();
+  const ctx = span?.spanContext();
+  if (!ctx || !isSpanContextValid(ctx)) return 'there is no active span';
+  return needSpanId ? { traceId: ctx.traceId, observationId: ctx.spanId } : { traceId: ctx.traceId };
+}
+
+function withTarget(body: unknown, target: { traceId: string; observationId?: string }): unknown {
+  // Non-objects pass through unchanged so the validator reports what they really are.
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return { ...(body as object), sessionId: undefined, ...target };
+}
+
+/**
+ * `client.score`: queues scores for batched delivery to `POST /api/public/scores`.
+ * No method ever throws: invalid input is logged at error level and dropped (contract 7.1).
+ */
+export class ScoreManager {
+  constructor(private readonly config: ScoreManagerConfig) {}
+
+  /** Queues a score for a trace, observation or session named in `body`. */
+  create(body: ScoreBody): void {
+    this.accept(() => body);
+  }
+
+  /** Queues a score of `observation` (its `id` and `traceId`). */
+  observation(observation: ScoreTarget, body: TargetedScoreBody): void {
+    this.accept(() => {
+      const target = targetOf(observation, true);
+      return typeof target === 'string' ? target : withTarget(body, target);
+    });
+  }
+
+  /** Queues a score of the trace `observation` belongs to. */
+  trace(observation: Pick<ScoreTarget, 'traceId'>, body: TargetedScoreBody): void {
+    this.accept(() => {
+      const target = targetOf(observation, false);
+      return typeof target === 'string' ? target : withTarget(body, target);
+    });
+  }
+
+  /** Queues a score of the active span (OpenTelemetry context). */
+  activeObservation(body: TargetedScoreBody): void {
+    this.accept(() => {
+      const target = activeTarget(true);
+      return typeof target === 'string' ? target : withTarget(body, target);
+    });
+  }
+
+  /** Queues a score of the trace of the active span. */
+  activeTrace(body: TargetedScoreBody): void {
+    this.accept(() => {
+      const target = activeTarget(false);
+      return typeof target === 'string' ? target : withTarget(body, target);
+    });
+  }
+
+  /** Sends everything queued; resolves when the server has answered every score queued so far. */
+  async flush(): Promise<void> {
+    try {
+      await this.config.queue?.flush();
+    } catch (err) {
+      logger.error(`Obs score flush failed: ${describeError(err)}`);
+    }
+  }
+
+  /** Flushes and stops the flush timer. */
+  async shutdown(): Promise<void> {
+    try {
+      await this.config.queue?.shutdown();
+    } catch (err) {
+      logger.error(`Obs score shutdown failed: ${describeError(err)}`);
+    }
+  }
+
+  /** `build` returns the score to check, or why no score could be built. */
+  private accept(build: () => unknown): void {
+    const queue = this.config.queue;
+    if (!queue) return;
+    try {
+      const built = build();
+      const checked = typeof built === 'string' && built !== '' ? { ok: false as const, reason: built } : validateScore(built);
+      if (!checked.ok) {
+        logger.error(`Obs dropped an invalid score: ${checked.reason}`);
+        return;
+      }
+      const score = checked.score;
+      score.id ??= newScoreId();
+      if (score.id === undefined) delete score.id;
+      score.environment ??= this.config.environment;
+      if (score.environment === undefined) delete score.environment;
+      void queue.enqueue(score);
+    } catch (err) {
+      logger.error(`Obs dropped a score: ${describeError(err)}`);
+    }
+  }
+}

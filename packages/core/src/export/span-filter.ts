@@ -1,0 +1,39 @@
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { SDK_TRACER_NAME } from '../version.js';
+
+/** Instrumentation scopes (exact names) of LLM libraries whose spans belong in an LLM trace view. */
+export const KNOWN_LLM_SCOPES = ['ai', 'langsmith', 'litellm', 'haystack', 'mastra', 'gen_ai'] as const;
+
+/** Instrumentation scope prefixes of LLM instrumentations (OpenInference, OpenLLMetry, OTel GenAI). */
+export const KNOWN_LLM_SCOPE_PREFIXES = [
+  'openinference.',
+  '@arizeai/openinference',
+  '@traceloop/',
+  'opentelemetry.instrumentation.openai',
+  '@opentelemetry/instrumentation-openai',
+  '@opentelemetry/instrumentation-genai',
+  '@elastic/opentelemetry-instrumentation-openai',
+] as const;
+
+const inObsTrace = new WeakSet<object>();
+
+/** Marks a span as started inside an obs observation or `propagateAttributes` (done at span start). */
+export function markInObsTrace(span: object): void {
+  inObsTrace.add(span);
+}
+
+/**
+ * The default export filter: spans of the `obs-sdk` scope, spans with a `gen_ai.` attribute,
+ * spans of known LLM instrumentation scopes, and spans started inside an obs observation or
+ * `propagateAttributes` (your own OpenTelemetry spans within a traced request). Compose it in a
+ * custom `shouldExportSpan`.
+ */
+export function isDefaultExportSpan(span: ReadableSpan): boolean {
+  const scope = span.instrumentationScope?.name ?? '';
+  if (scope === SDK_TRACER_NAME) return true;
+  if (inObsTrace.has(span)) return true;
+  if ((KNOWN_LLM_SCOPES as readonly string[]).includes(scope)) return true;
+  for (const prefix of KNOWN_LLM_SCOPE_PREFIXES) if (scope.startsWith(prefix)) return true;
+  for (const key in span.attributes) if (key.startsWith('gen_ai.')) return true;
+  return false;
+}

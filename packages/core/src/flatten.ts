@@ -1,0 +1,59 @@
+import type { AttributeValue, Attributes } from '@opentelemetry/api';
+import { safeStringify } from './serialize.js';
+
+const MAX_DEPTH = 10;
+
+/**
+ * Flattens a value under `prefix` by dotted path (`{a:{b:1}}` -> `prefix.a.b = 1`), keeping
+ * numbers and booleans typed, primitive arrays of one type as OTel arrays, and anything else
+ * as JSON (wire contract 2.1/2.2, contract 2.6).
+ */
+export function flattenAttributes(prefix: string, value: unknown, out: Attributes = {}): Attributes {
+  walk(prefix, value, out, 0);
+  return out;
+}
+
+function walk(key: string, value: unknown, out: Attributes, depth: number): void {
+  if (value === undefined || value === null) return;
+  const primitive = toPrimitive(value);
+  if (primitive !== undefined) {
+    out[key] = primitive;
+    return;
+  }
+  if (Array.isArray(value)) {
+    out[key] = homogeneousArray(value) ?? safeStringify(value);
+    return;
+  }
+  if (typeof value === 'object' && depth < MAX_DEPTH && isPlainObject(value)) {
+    for (const [k, v] of Object.entries(value)) walk(`${key}.${k}`, v, out, depth + 1);
+    return;
+  }
+  out[key] = safeStringify(value);
+}
+
+function toPrimitive(value: unknown): string | number | boolean | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : String(value);
+    case 'bigint':
+      return value.toString();
+    default:
+      return value instanceof Date ? value.toISOString() : undefined;
+  }
+}
+
+function homogeneousArray(values: unknown[]): AttributeValue | undefined {
+  if (values.length === 0) return undefined;
+  const kind = typeof values[0];
+  if (kind !== 'string' && kind !== 'number' && kind !== 'boolean') return undefined;
+  for (const v of values) if (typeof v !== kind || (kind === 'number' && !Number.isFinite(v))) return undefined;
+  return values as AttributeValue;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,51 @@
+/** Log levels, lowest first. `OBS_LOG_LEVEL` (debug, info, warn, error, silent) picks the threshold. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
+
+/** Where log lines go; tests and users can swap it with `setLogger`. */
+export interface ObsLogger {
+  debug(message: string, ...args: unknown[]): void;
+  info(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+  error(message: string, ...args: unknown[]): void;
+}
+
+function envLevel(): LogLevel {
+  const raw = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.OBS_LOG_LEVEL;
+  const v = raw?.trim().toLowerCase();
+  return v && v in ORDER ? (v as LogLevel) : 'warn';
+}
+
+let level: LogLevel | undefined;
+let sink: ObsLogger = console;
+const onceKeys = new Set<string>();
+
+function enabled(l: LogLevel): boolean {
+  level ??= envLevel();
+  return ORDER[l] >= ORDER[level];
+}
+
+/** The SDK's logger: every line is prefixed `[obs]` so it can be grepped out of app logs. */
+export const logger: ObsLogger & { warnOnce(key: string, message: string): void } = {
+  debug: (m, ...a) => { if (enabled('debug')) sink.debug(`[obs] ${m}`, ...a); },
+  info: (m, ...a) => { if (enabled('info')) sink.info(`[obs] ${m}`, ...a); },
+  warn: (m, ...a) => { if (enabled('warn')) sink.warn(`[obs] ${m}`, ...a); },
+  error: (m, ...a) => { if (enabled('error')) sink.error(`[obs] ${m}`, ...a); },
+  warnOnce(key, m) {
+    if (onceKeys.has(key)) return;
+    onceKeys.add(key);
+    logger.warn(m);
+  },
+};
+
+/** Replace where log lines go and, optionally, the threshold. */
+export function setLogger(next: ObsLogger, nextLevel?: LogLevel): void {
+  sink = next;
+  if (nextLevel) level = nextLevel;
+}
+
+/** Change the threshold (default `warn`, or `OBS_LOG_LEVEL`). */
+export function setLogLevel(next: LogLevel): void {
+  level = next;
+}

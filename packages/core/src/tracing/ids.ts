@@ -1,0 +1,30 @@
+import { trace } from '@opentelemetry/api';
+
+/** Trace id of the active span, if any. */
+export function getActiveTraceId(): string | undefined {
+  return trace.getActiveSpan()?.spanContext().traceId;
+}
+
+/** Span (observation) id of the active span, if any. */
+export function getActiveSpanId(): string | undefined {
+  return trace.getActiveSpan()?.spanContext().spanId;
+}
+
+/**
+ * A W3C trace id (32 hex). With a `seed` it is deterministic (SHA-256 of the seed), so an
+ * external id (a request id, a conversation id) maps to the same trace every time.
+ */
+export async function createTraceId(seed?: string): Promise<string> {
+  if (seed === undefined || seed === null) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return toHex(bytes);
+  }
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(String(seed)));
+  return toHex(new Uint8Array(digest).slice(0, 16));
+}
+
+function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}

@@ -1,0 +1,100 @@
+import { SpanStatusCode, trace, type Span, type SpanContext, type TimeInput } from '@opentelemetry/api';
+import { ObsAttributes, type ObservationType } from '../attributes.js';
+import { logger } from '../logger.js';
+import { toSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
+import { startObservation, type StartObservationOptions } from './start.js';
+
+/**
+ * One observation: an OpenTelemetry span with obs attributes. Returned by `startObservation`
+ * and passed to the callbacks of `startActiveObservation` and `observe`.
+ */
+export class ObsObservation {
+  /** The observation (span) id. */
+  readonly id: string;
+  /** The trace id. */
+  readonly traceId: string;
+
+  constructor(
+    /** The underlying OpenTelemetry span. */
+    readonly otelSpan: Span,
+    /** What kind of observation this is. */
+    readonly type: ObservationType,
+  ) {
+    const sc = otelSpan.spanContext();
+    this.id = sc.spanId;
+    this.traceId = sc.traceId;
+  }
+
+  /** Sets input, output, metadata, model fields and so on; unset fields are left as they are. */
+  update(attributes: ObsObservationAttributes): this {
+    try {
+      this.otelSpan.setAttributes(toSpanAttributes(attributes));
+    } catch (err) {
+      logger.warn(`update() ignored: ${String(err)}`);
+    }
+    return this;
+  }
+
+  /** Ends the observation (idempotent: OTel ignores a second end). */
+  end(endTime?: TimeInput): void {
+    this.otelSpan.end(endTime);
+  }
+
+  /** Makes the whole trace viewable by anyone with its link. */
+  setTraceAsPublic(): this {
+    this.otelSpan.setAttribute(ObsAttributes.TRACE_PUBLIC, true);
+    return this;
+  }
+
+  /** Starts a child observation of this one (not made active). */
+  startObservation(
+    name: string,
+    attributes?: ObsObservationAttributes,
+    options?: Omit<StartObservationOptions, 'parentSpanContext'>,
+  ): ObsObservation {
+    return startObservation(name, attributes, { ...options, parentSpanContext: this.otelSpan.spanContext() });
+  }
+
+  /** The span context, e.g. to parent work started elsewhere. */
+  spanContext(): SpanContext {
+    return this.otelSpan.spanContext();
+  }
+
+  /** Records an error: level ERROR, status message, OTel status ERROR and an exception event. */
+  recordError(error: unknown): this {
+    recordErrorOnSpan(this.otelSpan, error);
+    return this;
+  }
+}
+
+/** Error recording shared by observations, `observe` and the framework adapters. */
+export function recordErrorOnSpan(span: Span, error: unknown, message?: string): void {
+  try {
+    const msg = message ?? errorMessage(error);
+    span.setAttributes({
+      [ObsAttributes.OBSERVATION_LEVEL]: 'ERROR',
+      [ObsAttributes.OBSERVATION_STATUS_MESSAGE]: msg,
+    });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: msg });
+    if (error instanceof Error) span.recordException(error);
+    else span.recordException({ name: 'Error', message: msg });
+  } catch {
+    // Recording must never throw into the application.
+  }
+}
+
+/** A readable message for any thrown value. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+/** The active span, wrapped, or undefined. */
+export function activeSpan(): Span | undefined {
+  return trace.getActiveSpan();
+}

@@ -1,0 +1,31 @@
+import { recordErrorOnSpan, type ObsObservation } from './observation.js';
+
+/** Ends `obs` when a sync value is returned or a thenable settles; errors are recorded. */
+export function endWhenSettled<T>(result: T, obs: ObsObservation, onValue?: (value: unknown) => void): T {
+  if (isThenable(result)) {
+    return result.then(
+      (value: unknown) => {
+        onValue?.(value);
+        obs.end();
+        return value;
+      },
+      (err: unknown) => {
+        recordErrorOnSpan(obs.otelSpan, err);
+        obs.end();
+        throw err;
+      },
+    ) as T;
+  }
+  onValue?.(result);
+  obs.end();
+  return result;
+}
+
+/** Whether a value is a Promise or Promise-like. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}

@@ -1,0 +1,101 @@
+import { context, trace, type Context, type SpanContext, type TimeInput } from '@opentelemetry/api';
+import { ObsAttributes, OBSERVATION_TYPES, type ObservationType } from '../attributes.js';
+import { logger } from '../logger.js';
+import { IN_OBS_TRACE_KEY } from './context-keys.js';
+import { ObsObservation, recordErrorOnSpan } from './observation.js';
+import { toSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
+import { endWhenSettled } from './settle.js';
+import { getObsTracer } from './tracer.js';
+
+/** Options of `startObservation`. */
+export interface StartObservationOptions {
+  /** Observation type; default `span`. */
+  asType?: ObservationType;
+  /** Parent to attach to instead of the active span (e.g. from another process). */
+  parentSpanContext?: SpanContext;
+  startTime?: TimeInput;
+}
+
+/** Options of `startActiveObservation`. */
+export interface StartActiveObservationOptions extends StartObservationOptions {
+  /** End the observation when `fn` returns or its Promise settles; default true. */
+  endOnExit?: boolean;
+}
+
+/** Starts an observation (not made active); call `end()` on it. */
+export function startObservation(
+  name: string,
+  attributes?: ObsObservationAttributes,
+  options?: StartObservationOptions,
+): ObsObservation {
+  const type = normaliseType(options?.asType);
+  const parent = parentContext(options?.parentSpanContext);
+  const span = getObsTracer().startSpan(
+    String(name),
+    { startTime: options?.startTime, attributes: toSpanAttributes(attributes ?? {}, type) },
+    parent,
+  );
+  const obs = new ObsObservation(span, type);
+  if (type === 'event') obs.end(options?.startTime);
+  return obs;
+}
+
+/**
+ * Runs `fn` with a new observation as the active span, so everything started inside nests
+ * under it. Ends it when `fn` returns or its Promise settles (unless `endOnExit: false`);
+ * an error is recorded (level ERROR, status, exception event) and rethrown unchanged.
+ */
+export function startActiveObservation<T>(
+  name: string,
+  fn: (observation: ObsObservation) => T,
+  options?: StartActiveObservationOptions,
+): T {
+  const obs = startObservation(name, undefined, options);
+  const ctx = activeContextFor(obs, parentContext(options?.parentSpanContext));
+  const endOnExit = options?.endOnExit !== false;
+  let result: T;
+  try {
+    result = context.with(ctx, fn, undefined, obs);
+  } catch (err) {
+    recordErrorOnSpan(obs.otelSpan, err);
+    obs.end();
+    throw err;
+  }
+  return endOnExit ? endWhenSettled(result, obs) : result;
+}
+
+/** Context in which `obs` is the active span and spans of any tracer count as obs spans. */
+export function activeContextFor(obs: ObsObservation, parent: Context = context.active()): Context {
+  return trace.setSpan(parent, obs.otelSpan).setValue(IN_OBS_TRACE_KEY, true);
+}
+
+/** Updates the active observation (input, output, metadata, model fields, ...). */
+export function updateActiveObservation(attributes: ObsObservationAttributes, options?: { asType?: ObservationType }): void {
+  const span = trace.getActiveSpan();
+  if (!span) {
+    logger.debug('updateActiveObservation: no active observation');
+    return;
+  }
+  try {
+    span.setAttributes(toSpanAttributes(attributes, options?.asType ? normaliseType(options.asType) : undefined));
+  } catch (err) {
+    logger.warn(`updateActiveObservation ignored: ${String(err)}`);
+  }
+}
+
+/** Makes the active trace viewable by anyone with its link. */
+export function setActiveTraceAsPublic(): void {
+  trace.getActiveSpan()?.setAttribute(ObsAttributes.TRACE_PUBLIC, true);
+}
+
+function parentContext(parentSpanContext: SpanContext | undefined): Context {
+  const active = context.active();
+  return parentSpanContext ? trace.setSpanContext(active, parentSpanContext) : active;
+}
+
+function normaliseType(type: ObservationType | undefined): ObservationType {
+  if (type === undefined) return 'span';
+  if ((OBSERVATION_TYPES as readonly string[]).includes(type)) return type;
+  logger.warn(`unknown observation type "${String(type)}", using "span"`);
+  return 'span';
+}

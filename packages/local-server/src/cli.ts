@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+/**
+ * `obs-local-server`: runs the local obs server and prints every trace as it arrives.
+ *
+ * Usage: obs-local-server [--port 3100] [--host 127.0.0.1] [--public-key pk] [--secret-key sk] [--quiet]
+ */
+import { parseArgs } from 'node:util';
+import { printTracesAsTheyArrive } from './print-trace.js';
+import { startObsServer } from './server.js';
+
+const USAGE = `Usage: obs-local-server [options]
+
+Options:
+  --port <n>          port to listen on (default: $OBS_LOCAL_PORT or 3100; 0 picks a free one)
+  --host <host>       interface to listen on (default: 127.0.0.1)
+  --public-key <key>  accepted public key (default: pk-obs-local)
+  --secret-key <key>  accepted secret key (default: sk-obs-local)
+  --quiet             do not log rejected requests
+  -h, --help          show this help`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'public-key': { type: 'string' },
+      'secret-key': { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const portText = values.port ?? process.env['OBS_LOCAL_PORT'] ?? '3100';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${JSON.stringify(portText)}`);
+
+  const server = await startObsServer({
+    port,
+    ...(values.host !== undefined && { host: values.host }),
+    ...(values['public-key'] !== undefined && { publicKey: values['public-key'] }),
+    ...(values['secret-key'] !== undefined && { secretKey: values['secret-key'] }),
+    ...(values.quiet !== undefined && { quiet: values.quiet }),
+  });
+  console.log(`obs local server listening on ${server.url}
+
+  OBS_BASE_URL=${server.url}
+  OBS_PUBLIC_KEY=${server.publicKey}
+  OBS_SECRET_KEY=${server.secretKey}
+
+Traces are printed as they arrive. Ctrl+C to stop.
+`);
+  const stop = printTracesAsTheyArrive(server, (text) => console.log(`${text}\n`));
+
+  const shutdown = () => {
+    stop();
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+main().catch((err: unknown) => {
+  console.error(`obs-local-server: ${(err as Error)?.message ?? String(err)}\n\n${USAGE}`);
+  process.exit(1);
+});

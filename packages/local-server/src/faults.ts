@@ -1,0 +1,51 @@
+/**
+ * The queue of injected faults.
+ */
+import type { Fault } from './types.js';
+
+interface QueuedFault {
+  fault: Fault;
+  remaining: number;
+}
+
+/** Faults waiting for matching requests, consumed first-queued first. */
+export class FaultQueue {
+  private queue: QueuedFault[] = [];
+
+  /** Queues a fault for its next `times` (default 1) matching requests. */
+  add(fault: Fault): void {
+    const times = fault.times ?? 1;
+    if (!Number.isInteger(times) || times < 1) throw new RangeError(`Fault.times must be a positive integer, got ${times}`);
+    if (fault.status === undefined && fault.delayMs === undefined && !fault.reset) {
+      throw new TypeError('A fault needs at least one of status, delayMs or reset');
+    }
+    this.queue.push({ fault: { ...fault }, remaining: times });
+  }
+
+  /** Consumes one use of the first fault matching `path`, and returns it. */
+  take(path: string): Fault | undefined {
+    const index = this.queue.findIndex((q) => matches(q.fault.path, path));
+    if (index < 0) return undefined;
+    const q = this.queue[index]!;
+    q.remaining -= 1;
+    if (q.remaining <= 0) this.queue.splice(index, 1);
+    return q.fault;
+  }
+
+  /** Number of faults still queued. */
+  get size(): number {
+    return this.queue.length;
+  }
+
+  /** Removes every fault. */
+  clear(): void {
+    this.queue = [];
+  }
+}
+
+function matches(pattern: Fault['path'], path: string): boolean {
+  if (pattern === undefined) return true;
+  if (typeof pattern === 'string') return pattern === path;
+  pattern.lastIndex = 0;
+  return pattern.test(path);
+}

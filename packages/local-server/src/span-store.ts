@@ -1,0 +1,58 @@
+/**
+ * Keeps received spans in arrival order, indexed by trace.
+ */
+import type { DecodedSpan } from './types.js';
+
+/** In-memory store of decoded spans. */
+export class SpanStore {
+  private readonly all: DecodedSpan[] = [];
+  private readonly byTrace = new Map<string, DecodedSpan[]>();
+
+  /** Appends spans (in the order given). */
+  add(spans: readonly DecodedSpan[]): void {
+    for (const span of spans) {
+      this.all.push(span);
+      let list = this.byTrace.get(span.traceId);
+      if (!list) {
+        list = [];
+        this.byTrace.set(span.traceId, list);
+      }
+      list.push(span);
+    }
+  }
+
+  /** Number of spans stored. */
+  get size(): number {
+    return this.all.length;
+  }
+
+  /** All spans, in arrival order (a copy). */
+  spans(): DecodedSpan[] {
+    return this.all.slice();
+  }
+
+  /** The spans of one trace, in arrival order. */
+  spansByTrace(traceId: string): DecodedSpan[] {
+    return this.byTrace.get(traceId.toLowerCase())?.slice() ?? [];
+  }
+
+  /** Spans whose name equals the string, or matches the RegExp. */
+  spansByName(name: string | RegExp): DecodedSpan[] {
+    if (typeof name === 'string') return this.all.filter((s) => s.name === name);
+    return this.all.filter((s) => {
+      name.lastIndex = 0; // a global/sticky RegExp keeps state between tests
+      return name.test(s.name);
+    });
+  }
+
+  /** Distinct trace ids, in first-seen order. */
+  traceIds(): string[] {
+    return [...this.byTrace.keys()];
+  }
+
+  /** Forgets every span. */
+  clear(): void {
+    this.all.length = 0;
+    this.byTrace.clear();
+  }
+}

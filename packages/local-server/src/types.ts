@@ -1,0 +1,192 @@
+/**
+ * Public types of `@obs/local-server`.
+ *
+ * @packageDocumentation
+ */
+
+/** A decoded OTLP attribute value (`AnyValue`). `bytesValue` becomes a lower-case hex string. */
+export type AttrValue = string | number | boolean | AttrValue[] | { [k: string]: AttrValue } | null;
+
+/** One span event, decoded. */
+export interface DecodedSpanEvent {
+  name: string;
+  timeUnixNano: bigint;
+  attributes: Record<string, AttrValue>;
+}
+
+/** One span link, decoded (ids as lower-case hex). */
+export interface DecodedSpanLink {
+  traceId: string;
+  spanId: string;
+}
+
+/** A span as received by the server, decoded from OTLP protobuf or OTLP/JSON. */
+export interface DecodedSpan {
+  /** 32 lower-case hex characters. */
+  traceId: string;
+  /** 16 lower-case hex characters. */
+  spanId: string;
+  /** 16 lower-case hex characters; absent for a root span. */
+  parentSpanId?: string;
+  name: string;
+  /** OTLP `SpanKind` (0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer). */
+  kind: number;
+  startTimeUnixNano: bigint;
+  endTimeUnixNano: bigint;
+  startTime: Date;
+  endTime: Date;
+  /** `end - start` in milliseconds, with sub-millisecond precision. */
+  durationMs: number;
+  attributes: Record<string, AttrValue>;
+  /** `code`: 0 unset, 1 ok, 2 error. */
+  status: { code: number; message?: string };
+  events: DecodedSpanEvent[];
+  links: DecodedSpanLink[];
+  /** The instrumentation scope (tracer) that made the span. */
+  scope: { name: string; version?: string };
+  /** Attributes of the span's resource. */
+  resource: Record<string, AttrValue>;
+  /** Wire encoding of the export request that carried the span. */
+  encoding: 'protobuf' | 'json';
+  /** Whether that request was compressed (`Content-Encoding: gzip` or `deflate`). */
+  compressed: boolean;
+}
+
+/**
+ * How a request authenticated:
+ * - `secret`: Basic `publicKey:secretKey`;
+ * - `public-only`: Basic `publicKey:` (the browser client);
+ * - `invalid`: an Authorization header that matches neither;
+ * - `none`: no Authorization header.
+ */
+export type RequestAuth = 'secret' | 'public-only' | 'invalid' | 'none';
+
+/** One HTTP request received by the server, recorded whatever its outcome. */
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  /** Query parameters (for a repeated name, the last value wins). */
+  query: Record<string, string>;
+  /** The request target as received (path and query). */
+  url: string;
+  /** Header names in lower case, as Node.js gives them. */
+  headers: Record<string, string | string[] | undefined>;
+  /** Headers as received, alternating names and values. */
+  rawHeaders: string[];
+  /** Body as received (possibly gzip). */
+  rawBody: Buffer;
+  /** Body after `Content-Encoding` was undone (equal to `rawBody` when it could not be). */
+  body: Buffer;
+  /** The parsed body when it is JSON. */
+  json?: unknown;
+  /** Status answered; 0 while the answer is pending (delay fault) and when the socket was reset. */
+  status: number;
+  /** How the request authenticated. */
+  auth: RequestAuth;
+  /** `Date.now()` when the body had been read. */
+  receivedAt: number;
+}
+
+/** A score accepted by `POST /api/public/scores`: the score as sent, plus `receivedAt`. */
+export interface ReceivedScore {
+  [k: string]: unknown;
+  receivedAt: number;
+}
+
+/**
+ * A fault to inject into the next matching request(s). Applied before authentication and
+ * normal handling. A faulted request (status or reset) is recorded, but its spans and scores
+ * are not stored.
+ */
+export interface Fault {
+  /** Exact path (without query) or a RegExp tested on it. Default: any path. */
+  path?: string | RegExp;
+  /** How many matching requests the fault applies to. Default 1. */
+  times?: number;
+  /** Answer with this status instead of handling the request. */
+  status?: number;
+  /** Seconds, sent as the `Retry-After` header (with `status`). */
+  retryAfter?: number;
+  /** Body of the `status` answer: a string is sent as is, anything else as JSON. Default `{ message: 'injected fault' }`. */
+  body?: unknown;
+  /** Wait this long before answering (then answer normally, or with `status`, or reset). */
+  delayMs?: number;
+  /** Destroy the socket without answering. */
+  reset?: boolean;
+}
+
+/** Options of {@link ObsServer.waitFor}. */
+export interface WaitOptions {
+  /** Default 5000. */
+  timeoutMs?: number;
+  /** Default 10. */
+  intervalMs?: number;
+  /** Says what is awaited, in the timeout error message. */
+  description?: string;
+}
+
+/** Decides whether a score is rejected: return an error message to reject it (207 path). */
+export type ScoreRule = (score: any, index: number) => string | undefined;
+
+/** Options of {@link startObsServer}. */
+export interface ObsServerOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Default `pk-obs-local`. */
+  publicKey?: string;
+  /** Default `sk-obs-local`. */
+  secretKey?: string;
+  /** Default `local-project`. */
+  projectId?: string;
+  /** Default `Local Project`. */
+  projectName?: string;
+  /** Do not log rejected bodies and internal errors to stderr. */
+  quiet?: boolean;
+  /** Called with the spans of every export request that was stored. */
+  onSpans?: (spans: DecodedSpan[]) => void;
+}
+
+/** A running local obs server. */
+export interface ObsServer {
+  /** Base URL for the SDK, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  port: number;
+  publicKey: string;
+  secretKey: string;
+  projectId: string;
+  /** Every request received, in order (including rejected and faulted ones). */
+  requests: RecordedRequest[];
+  /** Every accepted score (not the rejected ones), each as sent plus `receivedAt`. */
+  scores: ReceivedScore[];
+  /** The `POST /api/public/scores` requests. */
+  scoreRequests: RecordedRequest[];
+  /** All spans decoded so far, in arrival order. */
+  spans(): DecodedSpan[];
+  /** The spans of one trace, in arrival order. */
+  spansByTrace(traceId: string): DecodedSpan[];
+  /** Spans whose name equals the string, or matches the RegExp. */
+  spansByName(name: string | RegExp): DecodedSpan[];
+  /** Distinct trace ids, in first-seen order. */
+  traceIds(): string[];
+  /** Polls `probe` until it returns a truthy value (a throw counts as not yet); rejects with a clear message on timeout. */
+  waitFor<T>(probe: () => T | undefined | null | false, opts?: WaitOptions): Promise<T>;
+  /** Resolves with all spans once at least `count` have arrived. */
+  waitForSpans(count: number, opts?: WaitOptions): Promise<DecodedSpan[]>;
+  /** Queues a fault; it applies to the next `times` matching requests. */
+  injectFault(fault: Fault): void;
+  /** Removes every queued fault. */
+  clearFaults(): void;
+  /** Sets the rule that rejects scores (replacing the previous one). */
+  rejectScores(predicate: ScoreRule): void;
+  /** Removes the score rule. */
+  resetScoreRules(): void;
+  /** Subscribes to stored spans (one call per export request); returns the unsubscribe function. */
+  subscribe(listener: (spans: DecodedSpan[]) => void): () => void;
+  /** Forgets requests, spans, scores, faults and the score rule (arrays are emptied in place). */
+  reset(): void;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
