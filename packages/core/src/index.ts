@@ -1,1 +1,29 @@
-export {};
+export { initObs, getObsHandle, type ObsHandle, type ObsInitOptions, type ObsTracingMode } from './init.js';
+export { ObsSpanProcessor, type ObsSpanProcessorOptions } from './export/span-processor.js';
+export { ObsOtlpExporter, type ObsOtlpExporterOptions, TRACES_PATH } from './export/otlp-exporter.js';
+export { isDefaultExportSpan, KNOWN_LLM_SCOPES, KNOWN_LLM_SCOPE_PREFIXES } from './export/span-filter.js';
+export { resolveCompression, type Compression } from './export/compression.js';
+export { MASK_FAILED, type MaskFunction } from './export/mask.js';
+export { ObsAttributes, OBSERVATION_TYPES, type ObservationLevel, type ObservationType } from './attributes.js';
+export { ObsObservation, recordErrorOnSpan, errorMessage } from './tracing/observation.js';
+export type { ObsSpanAttributes, ObsGenerationAttributes, ObsObservationAttributes } from './tracing/observation-attributes.js';
+export {
+  startObservation,
+  startActiveObservation,
+  updateActiveObservation,
+  setActiveTraceAsPublic,
+  activeContextFor,
+  type StartObservationOptions,
+  type StartActiveObservationOptions,
+} from './tracing/start.js';
+export { observe, type ObserveOptions } from './tracing/observe.js';
+export { propagateAttributes, contextWithAttributes, type PropagateAttributesParams } from './tracing/propagation.js';
+export { getActiveTraceId, getActiveSpanId, createTraceId } from './tracing/ids.js';
+export { getObsTracer } from './tracing/tracer.js';
+export { wrapAsyncGenerator, wrapReadableStream, isAsyncIterator, isReadableStream } from './tracing/wrap-result.js';
+export { TextCapture, TRUNCATION_MARKER, truncateText } from './capture.js';
+export { safeStringify, toAttributeString } from './serialize.js';
+export { flattenAttributes } from './flatten.js';
+export { logger, setLogger, setLogLevel, type LogLevel, type ObsLogger } from './logger.js';
+export { SDK_VERSION, SDK_TRACER_NAME } from './version.js';
+export { resolveConnection, type ObsConnectionOptions } from './config.js';

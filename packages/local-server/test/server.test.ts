@@ -20,7 +20,7 @@ beforeEach(() => {
 const TRACES = '/api/public/otel/v1/traces';
 
 function post(path: string, body: Buffer | string, headers: Record<string, string> = {}) {
-  return fetch(obs.url + path, { method: 'POST', body, headers: { authorization: auth, ...headers } });
+  return fetch(obs.url + path, { method: 'POST', body: bytes(body), headers: { authorization: auth, ...headers } });
 }
 
 function postScores(scores: unknown, authorization = auth) {
@@ -31,6 +31,7 @@ function postScores(scores: unknown, authorization = auth) {
   });
 }
 
+const bytes = (body: Buffer | string) => (typeof body === 'string' ? body : new Uint8Array(body));
 const get = (path: string, authorization = auth) => fetch(obs.url + path, { headers: { authorization } });
 
 describe('server basics', () => {
@@ -84,7 +85,8 @@ describe('POST /api/public/otel/v1/traces', () => {
     expect(plain.headers.get('content-type')).toBe('application/x-protobuf');
     expect((await plain.arrayBuffer()).byteLength).toBe(0);
 
-    const zipped = gzip(body);
+    const body2 = toProtobuf(makeSpans()); // a second trace
+    const zipped = gzip(body2);
     const res = await post(TRACES, zipped, { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
     expect(res.status).toBe(200);
 
@@ -101,7 +103,7 @@ describe('POST /api/public/otel/v1/traces', () => {
 
     const r = obs.requests[1]!;
     expect(r.rawBody.equals(zipped)).toBe(true);
-    expect(r.body.equals(body)).toBe(true);
+    expect(r.body.equals(body2)).toBe(true);
     expect(r.json).toBeUndefined();
     expect(r.status).toBe(200);
   });
@@ -126,7 +128,7 @@ describe('POST /api/public/otel/v1/traces', () => {
       expect(res.status).toBe(401);
       expect(typeof ((await res.json()) as { message: unknown }).message).toBe('string');
     }
-    const none = await fetch(obs.url + TRACES, { method: 'POST', body, headers });
+    const none = await fetch(obs.url + TRACES, { method: 'POST', body: bytes(body), headers });
     expect(none.status).toBe(401);
     expect(obs.requests.map((r) => [r.status, r.auth])).toEqual([
       [401, 'invalid'],
@@ -249,7 +251,7 @@ describe('GET /api/public/v2/observations', () => {
       type: 'generation',
       metadata: { a: { b: 1 }, flag: true },
       model: 'gpt-test',
-      level: 'DEFAULT',
+      level: 'ERROR', // from the OTel error status, when obs.observation.level is absent
       statusMessage: 'boom',
       sessionId: null,
     });

@@ -41,7 +41,7 @@ export function observe<F extends (...args: any[]) => any>(fn: F, options: Obser
     try {
       obs = startObservation(name, {
         ...options.attributes,
-        ...(captureInput ? { input: args.length === 1 ? args[0] : args } : {}),
+        ...(captureInput && args.length > 0 ? { input: args.length === 1 ? args[0] : args } : {}),
       }, { asType: options.asType });
     } catch (err) {
       logger.warn(`observe(${name}): could not start observation: ${String(err)}`);

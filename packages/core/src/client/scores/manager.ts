@@ -45,14 +45,14 @@ export class ScoreManager {
 
   /** Queues a score for a trace, observation or session named in `body`. */
   create(body: ScoreBody): void {
-    this.accept(() => body);
+    this.accept(() => ({ body }));
   }
 
   /** Queues a score of `observation` (its `id` and `traceId`). */
   observation(observation: ScoreTarget, body: TargetedScoreBody): void {
     this.accept(() => {
       const target = targetOf(observation, true);
-      return typeof target === 'string' ? target : withTarget(body, target);
+      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
     });
   }
 
@@ -60,7 +60,7 @@ export class ScoreManager {
   trace(observation: Pick<ScoreTarget, 'traceId'>, body: TargetedScoreBody): void {
     this.accept(() => {
       const target = targetOf(observation, false);
-      return typeof target === 'string' ? target : withTarget(body, target);
+      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
     });
   }
 
@@ -68,7 +68,7 @@ export class ScoreManager {
   activeObservation(body: TargetedScoreBody): void {
     this.accept(() => {
       const target = activeTarget(true);
-      return typeof target === 'string' ? target : withTarget(body, target);
+      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
     });
   }
 
@@ -76,7 +76,7 @@ export class ScoreManager {
   activeTrace(body: TargetedScoreBody): void {
     this.accept(() => {
       const target = activeTarget(false);
-      return typeof target === 'string' ? target : withTarget(body, target);
+      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
     });
   }
 
@@ -98,13 +98,13 @@ export class ScoreManager {
     }
   }
 
-  /** `build` returns the score to check, or why no score could be built. */
-  private accept(build: () => unknown): void {
+  /** `build` returns the score to check, or the problem that kept it from being built. */
+  private accept(build: () => { body: unknown } | { problem: string }): void {
     const queue = this.config.queue;
     if (!queue) return;
     try {
       const built = build();
-      const checked = typeof built === 'string' && built !== '' ? { ok: false as const, reason: built } : validateScore(built);
+      const checked = 'problem' in built ? { ok: false as const, reason: built.problem } : validateScore(built.body);
       if (!checked.ok) {
         logger.error(`Obs dropped an invalid score: ${checked.reason}`);
         return;

@@ -1,0 +1,90 @@
+import { logger } from '../logger.js';
+import { SDK_VERSION } from '../version.js';
+import type { BackoffOptions } from '../client/api/core/retry.js';
+import { Transport } from '../client/api/core/transport.js';
+import { Scores } from '../client/api/resources/scores.js';
+import { newScoreId } from '../client/scores/id.js';
+import { ScoreQueue } from '../client/scores/queue.js';
+import type { ScoreBody } from '../client/scores/types.js';
+import { validateScore } from '../client/scores/validate.js';
+import { bytesToBase64 } from '../client/util/base64.js';
+
+/** Options of `new ObsBrowserClient()`. Only the public key: never ship a secret key to a browser. */
+export interface ObsBrowserClientOptions {
+  publicKey: string;
+  /** Base URL of the obs server. */
+  baseUrl: string;
+  /** Timeout of one request attempt, in seconds; default 5. */
+  timeout?: number;
+  /** Retries on network errors, 408, 429 and 5xx; default 3. */
+  maxRetries?: number;
+  backoff?: BackoffOptions;
+  /** Replacement for the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/** `client.score(body)`: queues a score; resolves once the server has answered it, never rejects. */
+export interface BrowserScore {
+  (body: ScoreBody): Promise<void>;
+  /** Resolves when every score queued so far has been answered. */
+  flush(): Promise<void>;
+}
+
+/** `Basic base64(publicKey:)` with Web APIs only. */
+function publicKeyAuth(publicKey: string): string {
+  return `Basic ${bytesToBase64(new TextEncoder().encode(`${publicKey}:`))}`;
+}
+
+/**
+ * Scores from a browser (e.g. user feedback on a trace whose id the server sent in
+ * `x-obs-trace-id`), authenticated with the public key only. Scores made in the same tick go
+ * in one request of at most 100. Uses no Node built-ins. Never throws.
+ */
+export class ObsBrowserClient {
+  /** Queues a score to `POST /api/public/scores`. */
+  readonly score: BrowserScore;
+
+  constructor(options: ObsBrowserClientOptions) {
+    const opts: Partial<ObsBrowserClientOptions> = typeof options === 'object' && options !== null ? options : {};
+    const publicKey = typeof opts.publicKey === 'string' && opts.publicKey !== '' ? opts.publicKey : undefined;
+    const baseUrl = typeof opts.baseUrl === 'string' && opts.baseUrl.trim() !== '' ? opts.baseUrl.trim().replace(/\/+$/, '') : undefined;
+    let queue: ScoreQueue | undefined;
+    if (publicKey && baseUrl) {
+      const scores = new Scores(
+        new Transport({
+          baseUrl,
+          headers: {
+            authorization: publicKeyAuth(publicKey),
+            'x-obs-sdk-name': 'javascript',
+            'x-obs-sdk-version': SDK_VERSION,
+            'x-obs-public-key': publicKey,
+          },
+          timeoutInSeconds: typeof opts.timeout === 'number' && opts.timeout > 0 ? opts.timeout : 5,
+          maxRetries: Number.isInteger(opts.maxRetries) && opts.maxRetries! >= 0 ? opts.maxRetries! : 3,
+          backoff: opts.backoff,
+          fetch: opts.fetch,
+        }),
+      );
+      // flushAt 1: each score is due at the end of its tick, so a burst shares one request.
+      queue = new ScoreQueue({ flushAt: 1, flushIntervalMs: 1000, maxQueueSize: 1000, send: (batch) => scores.create(batch) });
+    } else {
+      logger.warnOnce('obs-browser-client-not-configured', 'ObsBrowserClient needs publicKey and baseUrl; scores are dropped.');
+    }
+
+    const score = (body: ScoreBody): Promise<void> => {
+      if (!queue) return Promise.resolve();
+      try {
+        const checked = validateScore(body);
+        if (!checked.ok) {
+          logger.error(`Obs dropped an invalid score: ${checked.reason}`);
+          return Promise.resolve();
+        }
+        const id = checked.score.id ?? newScoreId();
+        return queue.enqueue(id === undefined ? checked.score : { ...checked.score, id });
+      } catch {
+        return Promise.resolve();
+      }
+    };
+    this.score = Object.assign(score, { flush: async () => queue?.flush() });
+  }
+}

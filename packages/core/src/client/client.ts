@@ -1,0 +1,119 @@
+import { basicAuth, sdkHeaders } from '../config.js';
+import { logger } from '../logger.js';
+import { SDK_VERSION } from '../version.js';
+import { ObsApiClient } from './api/client.js';
+import { DatasetManager } from './managers/dataset.js';
+import { MediaManager } from './managers/media.js';
+import { PromptManager } from './managers/prompt.js';
+import { resolveClientSettings, type ObsClientOptions } from './options.js';
+import { ScoreManager } from './scores/manager.js';
+import { ScoreQueue } from './scores/queue.js';
+import { describeError } from './util/describe.js';
+
+/**
+ * The obs client: the public API (`api`), batched scores (`score`), prompts, datasets and media.
+ *
+ * Without keys or base URL it logs one warning and never throws: scores are dropped, API calls
+ * reject with an `ObsApiError` saying what is missing, URL helpers resolve `undefined`.
+ * The pre-6 aliases (`getPrompt`, `fetchTrace`, ...) do not exist: see contract 4.6.
+ */
+export class ObsClient {
+  /** The generated-style public API: `api.<namespace>.<method>(...)`. */
+  readonly api: ObsApiClient;
+  /** Batched scores. */
+  readonly score: ScoreManager;
+  /** Prompt versions. */
+  readonly prompt: PromptManager;
+  /** Datasets with their items. */
+  readonly dataset: DatasetManager;
+  /** Media references. */
+  readonly media: MediaManager;
+
+  readonly #baseUrl: string | undefined;
+  #projectId: Promise<string | undefined> | undefined;
+
+  constructor(options?: ObsClientOptions) {
+    const settings = resolveClientSettings(options);
+    const { connection } = settings;
+    const configured = connection.ok && connection.publicKey !== undefined && connection.baseUrl !== undefined;
+    const notConfiguredReason = `the obs client is not configured (missing ${connection.missing.join(', ')})`;
+    if (!configured) {
+      logger.warnOnce('obs-client-not-configured', `ObsClient: ${notConfiguredReason}; scores are dropped and API calls refused.`);
+    }
+    this.#baseUrl = configured ? connection.baseUrl : undefined;
+    const headers = configured
+      ? { authorization: basicAuth(connection.publicKey!, connection.secretKey), ...sdkHeaders(connection.publicKey!, SDK_VERSION) }
+      : {};
+
+    this.api = new ObsApiClient({
+      baseUrl: this.#baseUrl,
+      headers,
+      notConfiguredReason,
+      timeoutInSeconds: settings.timeoutInSeconds,
+      maxRetries: settings.maxRetries,
+      backoff: settings.backoff,
+      fetch: settings.fetch,
+    });
+    const queue = configured
+      ? new ScoreQueue({
+          flushAt: settings.flushAt,
+          flushIntervalMs: settings.flushIntervalMs,
+          maxQueueSize: settings.maxQueueSize,
+          send: (batch) => this.api.scores.create(batch),
+        })
+      : undefined;
+    this.score = new ScoreManager({ queue, environment: settings.environment });
+    this.prompt = new PromptManager(this.api);
+    this.dataset = new DatasetManager(this.api);
+    this.media = new MediaManager(this.api, settings.fetch);
+  }
+
+  /**
+   * The id of the project the keys belong to, read once from `GET /api/public/projects` and
+   * cached. `undefined` (logged) when it cannot be read; a failed read is tried again next time.
+   */
+  getProjectId(): Promise<string | undefined> {
+    if (this.#baseUrl === undefined) return Promise.resolve(undefined);
+    this.#projectId ??= this.api.projects.get().then(
+      (res) => {
+        const id = Array.isArray(res?.data) ? res.data[0]?.id : undefined;
+        if (typeof id === 'string' && id !== '') return id;
+        logger.error('Obs could not find the project id: GET /api/public/projects returned no project');
+        this.#projectId = undefined;
+        return undefined;
+      },
+      (err: unknown) => {
+        logger.error(`Obs could not read the project id: ${describeError(err)}`);
+        this.#projectId = undefined;
+        return undefined;
+      },
+    );
+    return this.#projectId;
+  }
+
+  /** `{baseUrl}/project/{projectId}/experiments/{experimentId}`, `undefined` without a project id. */
+  async getExperimentUrl(experimentId: string): Promise<string | undefined> {
+    return this.projectUrl(`experiments/${encodeURIComponent(String(experimentId))}`);
+  }
+
+  /** `{baseUrl}/project/{projectId}/traces/{traceId}`, `undefined` without a project id. */
+  async getTraceUrl(traceId: string): Promise<string | undefined> {
+    return this.projectUrl(`traces/${encodeURIComponent(String(traceId))}`);
+  }
+
+  /** Sends every queued score; resolves when the server has answered them. */
+  async flush(): Promise<void> {
+    await this.score.flush();
+  }
+
+  /** Flushes and stops timers. The client stays usable: later scores are sent promptly. */
+  async shutdown(): Promise<void> {
+    await this.score.shutdown();
+  }
+
+  private async projectUrl(rest: string): Promise<string | undefined> {
+    const projectId = await this.getProjectId();
+    if (projectId === undefined || this.#baseUrl === undefined) return undefined;
+    return `${this.#baseUrl}/project/${encodeURIComponent(projectId)}/${rest}`;
+  }
+}

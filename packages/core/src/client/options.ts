@@ -1,0 +1,60 @@
+import { resolveConnection, type ObsConnectionOptions, type ResolvedConnection } from '../config.js';
+import { readEnvNumber } from '../env.js';
+import type { BackoffOptions } from './api/core/retry.js';
+
+/** Options of `new ObsClient()`. Durations are in seconds, like `timeoutInSeconds`. */
+export interface ObsClientOptions extends ObsConnectionOptions {
+  /** Send scores once this many wait; default `OBS_FLUSH_AT`, then 10. Requests carry at most 100. */
+  flushAt?: number;
+  /** Send waiting scores after this many seconds; default `OBS_FLUSH_INTERVAL`, then 1. */
+  flushInterval?: number;
+  /** Timeout of one API request attempt, in seconds; default `OBS_TIMEOUT`, then 5. */
+  timeout?: number;
+  /** Retries of a failed request (network error, 408, 429, 5xx); default 3. */
+  maxRetries?: number;
+  /** Backoff between retries; default 500 ms doubling up to 10 s. */
+  backoff?: BackoffOptions;
+  /** Scores allowed to wait for delivery; more are dropped with an error log. Default 10,000. */
+  maxQueueSize?: number;
+  /** Environment stamped on scores that name none. */
+  environment?: string;
+  /** Replacement for the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/** Every setting of the client, resolved from options, then `OBS_*` variables, then defaults. */
+export interface ClientSettings {
+  connection: ResolvedConnection;
+  flushAt: number;
+  flushIntervalMs: number;
+  timeoutInSeconds: number;
+  maxRetries: number;
+  backoff: BackoffOptions | undefined;
+  maxQueueSize: number;
+  environment: string | undefined;
+  fetch: typeof fetch | undefined;
+}
+
+function positive(n: unknown): number | undefined {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+function nonNegativeInteger(n: unknown): number | undefined {
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** Never throws: anything unusable falls back to the next source. */
+export function resolveClientSettings(input: unknown): ClientSettings {
+  const options: ObsClientOptions = typeof input === 'object' && input !== null ? (input as ObsClientOptions) : {};
+  return {
+    connection: resolveConnection(options),
+    flushAt: Math.max(1, Math.floor(positive(options.flushAt) ?? readEnvNumber('OBS_FLUSH_AT') ?? 10)),
+    flushIntervalMs: (positive(options.flushInterval) ?? readEnvNumber('OBS_FLUSH_INTERVAL') ?? 1) * 1000,
+    timeoutInSeconds: positive(options.timeout) ?? readEnvNumber('OBS_TIMEOUT') ?? 5,
+    maxRetries: nonNegativeInteger(options.maxRetries) ?? 3,
+    backoff: typeof options.backoff === 'object' && options.backoff !== null ? options.backoff : undefined,
+    maxQueueSize: Math.floor(positive(options.maxQueueSize) ?? 10_000),
+    environment: typeof options.environment === 'string' && options.environment !== '' ? options.environment : undefined,
+    fetch: typeof options.fetch === 'function' ? options.fetch : undefined,
+  };
+}

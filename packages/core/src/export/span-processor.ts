@@ -1,0 +1,194 @@
+import type { Context } from '@opentelemetry/api';
+import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ExportResultCode } from '@opentelemetry/core';
+import { ObsAttributes } from '../attributes.js';
+import { resolveConnection, type ObsConnectionOptions } from '../config.js';
+import { readEnv, readEnvNumber } from '../env.js';
+import { logger } from '../logger.js';
+import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
+import { lateAttributesOf } from '../tracing/late-attributes.js';
+import { propagatedAttributesOf } from '../tracing/propagation.js';
+import { resolveCompression } from './compression.js';
+import { applyMask, type MaskFunction } from './mask.js';
+import { ObsOtlpExporter } from './otlp-exporter.js';
+import { isDefaultExportSpan, markInObsTrace } from './span-filter.js';
+
+/** Options of `ObsSpanProcessor` (and of `initObs`). */
+export interface ObsSpanProcessorOptions extends ObsConnectionOptions {
+  /** `gzip` (default on Node.js) or `none`; see wire contract 1 for the env fallbacks. */
+  compression?: 'gzip' | 'none' | string;
+  /** Headers that replace the defaults whatever the case of their names. */
+  additionalHeaders?: Record<string, string>;
+  /** `batched` (default) or `immediate` (export each span as it ends; for short-lived functions). */
+  exportMode?: 'batched' | 'immediate';
+  /** Spans per export batch; default `OBS_FLUSH_AT` or 512. */
+  flushAt?: number;
+  /** Seconds between exports of a partial batch; default `OBS_FLUSH_INTERVAL` or 1. */
+  flushInterval?: number;
+  /** Export request timeout in seconds; default `OBS_TIMEOUT` or 10. */
+  timeout?: number;
+  /** Rewrites every input, output and metadata attribute before export. */
+  mask?: MaskFunction;
+  /** Which spans to export; default `isDefaultExportSpan`. */
+  shouldExportSpan?: (params: { otelSpan: ReadableSpan }) => boolean;
+  /** `obs.environment` on every span; default `OBS_TRACING_ENVIRONMENT`. */
+  environment?: string;
+  /** `obs.release` on every span; default `OBS_RELEASE`. */
+  release?: string;
+  /** A custom exporter instead of OTLP/HTTP to the obs server. */
+  exporter?: SpanExporter;
+  /** Most spans held while waiting for export; past it spans are dropped with an error log. Default 10 000. */
+  maxQueueSize?: number;
+}
+
+/**
+ * An OpenTelemetry `SpanProcessor` that sends obs spans to an obs server. At span start it
+ * copies the propagated trace attributes (user, session, tags, metadata, ...) onto the span;
+ * at span end it filters, masks and queues it. `forceFlush()` resolves once everything
+ * accepted so far is answered by the server.
+ */
+export class ObsSpanProcessor implements SpanProcessor {
+  private readonly exporter?: SpanExporter;
+  private readonly immediate: boolean;
+  private readonly flushAt: number;
+  private readonly flushIntervalMs: number;
+  private readonly maxQueueSize: number;
+  private readonly environment?: string;
+  private readonly release?: string;
+  private readonly mask?: MaskFunction;
+  private readonly shouldExport: (params: { otelSpan: ReadableSpan }) => boolean;
+  private queue: ReadableSpan[] = [];
+  private readonly pending = new Set<Promise<void>>();
+  private timer?: ReturnType<typeof setTimeout>;
+  private stopped = false;
+  private droppedLogged = false;
+  private drainScheduled = false;
+
+  constructor(options: ObsSpanProcessorOptions = {}) {
+    this.immediate = options.exportMode === 'immediate';
+    this.flushAt = Math.max(1, Math.floor(options.flushAt ?? readEnvNumber('OBS_FLUSH_AT') ?? 512));
+    this.flushIntervalMs = 1000 * (options.flushInterval ?? readEnvNumber('OBS_FLUSH_INTERVAL') ?? 1);
+    this.maxQueueSize = options.maxQueueSize ?? 10_000;
+    this.environment = options.environment ?? readEnv('OBS_TRACING_ENVIRONMENT');
+    this.release = options.release ?? readEnv('OBS_RELEASE');
+    this.mask = options.mask;
+    this.shouldExport = options.shouldExportSpan ?? (({ otelSpan }) => isDefaultExportSpan(otelSpan));
+    if (options.exporter) {
+      this.exporter = options.exporter;
+      return;
+    }
+    const conn = resolveConnection(options);
+    if (!conn.ok) {
+      logger.warnOnce(
+        'missing-connection',
+        `tracing is not exported: missing ${conn.missing.join(', ')}. Set them as options or environment variables.`,
+      );
+      return;
+    }
+    this.exporter = new ObsOtlpExporter({
+      baseUrl: conn.baseUrl!,
+      publicKey: conn.publicKey!,
+      secretKey: conn.secretKey!,
+      compression: resolveCompression(options.compression),
+      additionalHeaders: options.additionalHeaders,
+      timeoutMs: 1000 * (options.timeout ?? readEnvNumber('OBS_TIMEOUT') ?? 10),
+    });
+  }
+
+  /** Whether spans leave the process (false when keys or base URL are missing). */
+  get enabled(): boolean {
+    return this.exporter !== undefined;
+  }
+
+  onStart(span: Span, parentContext: Context): void {
+    const late = lateAttributesOf(parentContext)?.read();
+    if (late) span.setAttributes(late);
+    // Explicit propagateAttributes inside the request wins over late (identify) attributes.
+    const propagated = propagatedAttributesOf(parentContext);
+    if (propagated) span.setAttributes(propagated);
+    if (this.environment) span.setAttribute(ObsAttributes.ENVIRONMENT, this.environment);
+    if (this.release) span.setAttribute(ObsAttributes.RELEASE, this.release);
+    if (parentContext.getValue(IN_OBS_TRACE_KEY)) markInObsTrace(span);
+  }
+
+  onEnd(span: ReadableSpan): void {
+    if (!this.exporter || this.stopped) return;
+    try {
+      if (!this.shouldExport({ otelSpan: span })) return;
+    } catch (err) {
+      logger.warn(`shouldExportSpan threw; span "${span.name}" exported anyway (${String(err)})`);
+    }
+    if (this.mask) applyMask(span.attributes as Record<string, never>, this.mask);
+    if (this.queue.length >= this.maxQueueSize) {
+      if (!this.droppedLogged) logger.error(`span queue full (${this.maxQueueSize}); dropping spans until the server catches up`);
+      this.droppedLogged = true;
+      return;
+    }
+    this.queue.push(span);
+    // Serialising happens in the drain, never inside the span.end() of the user's code.
+    if (this.immediate || this.queue.length >= this.flushAt) this.scheduleDrain();
+    else this.timer ??= this.startTimer();
+  }
+
+  /** Resolves when every span accepted so far has been answered by the server. */
+  async forceFlush(): Promise<void> {
+    this.drain();
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.exporter?.forceFlush?.();
+  }
+
+  /** Flushes, then stops the exporter. Spans ending afterwards are not exported. */
+  async shutdown(): Promise<void> {
+    if (this.stopped) return;
+    await this.forceFlush();
+    this.stopped = true;
+    await this.exporter?.shutdown();
+  }
+
+  private startTimer(): ReturnType<typeof setTimeout> {
+    const t = setTimeout(() => {
+      this.timer = undefined;
+      this.drain();
+    }, this.flushIntervalMs);
+    // A pending partial batch must never keep a process alive; shutdown hooks flush it.
+    (t as { unref?: () => void }).unref?.();
+    return t;
+  }
+
+  private scheduleDrain(): void {
+    if (this.drainScheduled) return;
+    this.drainScheduled = true;
+    const run = () => {
+      this.drainScheduled = false;
+      this.drain();
+    };
+    if (typeof setImmediate === 'function') setImmediate(run);
+    else setTimeout(run, 0);
+  }
+
+  private drain(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.queue.length > 0) this.exportBatch(this.queue.splice(0, this.flushAt));
+    this.droppedLogged = false;
+  }
+
+  private exportBatch(spans: ReadableSpan[]): void {
+    const exporter = this.exporter!;
+    const p = new Promise<void>((resolve) => {
+      try {
+        exporter.export(spans, (result) => {
+          if (result.code !== ExportResultCode.SUCCESS) logger.debug(`export of ${spans.length} spans failed: ${result.error?.message}`);
+          resolve();
+        });
+      } catch (err) {
+        logger.error(`exporter threw: ${String(err)}`);
+        resolve();
+      }
+    });
+    this.pending.add(p);
+    void p.then(() => this.pending.delete(p));
+  }
+}

@@ -1,0 +1,154 @@
+import { context, propagation, trace, type TracerProvider } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { ObsClient } from './client/client.js';
+import type { ObsClientOptions } from './client/options.js';
+import { ObsSpanProcessor, type ObsSpanProcessorOptions } from './export/span-processor.js';
+import { logger } from './logger.js';
+import { installShutdownHooks } from './shutdown-hooks.js';
+import { setObsTracerProvider } from './tracing/tracer.js';
+import { SDK_VERSION } from './version.js';
+
+/** Options of `initObs`: the span processor's, plus a few of the process's. */
+export interface ObsInitOptions extends ObsSpanProcessorOptions {
+  /** `service.name` of the resource; default `OTEL_SERVICE_NAME` or `obs-app`. */
+  serviceName?: string;
+  /** Options of the `ObsClient` (scores, API) beyond the shared keys and base URL. */
+  client?: Omit<ObsClientOptions, 'publicKey' | 'secretKey' | 'baseUrl'>;
+  /** Flush on `beforeExit`, SIGTERM and SIGINT; default true. */
+  flushOnExit?: boolean;
+}
+
+/** How `initObs` wired obs spans into the process. */
+export type ObsTracingMode = 'registered' | 'attached' | 'isolated';
+
+/** What `initObs` returns: the client, the processor, and flush/shutdown of both. */
+export interface ObsHandle {
+  client: ObsClient;
+  spanProcessor: ObsSpanProcessor;
+  /** `registered`: obs owns the global provider; `attached`: obs added its processor to an existing one; `isolated`: obs spans use a private provider. */
+  mode: ObsTracingMode;
+  /** Resolves when every span and score accepted so far is on the server. */
+  flush(): Promise<void>;
+  /** Flushes, then stops exporting. */
+  shutdown(): Promise<void>;
+}
+
+const HANDLE_SLOT = Symbol.for('obs.handle');
+type Slot = { [HANDLE_SLOT]?: ObsHandle };
+
+/** The handle of an earlier `initObs`, if any (adapters use it to decide whether to init). */
+export function getObsHandle(): ObsHandle | undefined {
+  return (globalThis as Slot)[HANDLE_SLOT];
+}
+
+/**
+ * Sets tracing up in one call: tracer provider, async context, `ObsSpanProcessor`, client.
+ * Idempotent: a second call returns the first handle (dev reloads, several adapters). When
+ * another tracer provider is registered (Sentry, `@vercel/otel`), obs attaches its processor
+ * to it where it can, else runs an isolated provider for obs spans, and logs which it chose.
+ * Never throws: without keys or base URL it warns once and exports nothing.
+ */
+export function initObs(options: ObsInitOptions = {}): ObsHandle {
+  const existing = getObsHandle();
+  if (existing) {
+    logger.debug('initObs: already initialised, returning the existing handle');
+    return existing;
+  }
+  const spanProcessor = new ObsSpanProcessor(options);
+  const client = new ObsClient({
+    publicKey: options.publicKey,
+    secretKey: options.secretKey,
+    baseUrl: options.baseUrl,
+    environment: options.environment,
+    ...options.client,
+  });
+  const { mode, provider } = wireProvider(spanProcessor, options);
+  const handle: ObsHandle = {
+    client,
+    spanProcessor,
+    mode,
+    async flush() {
+      await Promise.all([spanProcessor.forceFlush(), client.flush()]);
+    },
+    async shutdown() {
+      await Promise.all([provider ? provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]);
+      if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
+      if (mode === 'isolated') setObsTracerProvider(undefined);
+    },
+  };
+  (globalThis as Slot)[HANDLE_SLOT] = handle;
+  if (options.flushOnExit !== false) installShutdownHooks(() => handle.flush());
+  logger.info(`initObs: tracing ${mode}${spanProcessor.enabled ? '' : ' (export disabled: missing configuration)'}`);
+  return handle;
+}
+
+function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode: ObsTracingMode; provider?: NodeTracerProvider } {
+  const foreign = registeredProvider();
+  if (foreign && attachProcessor(foreign, processor)) {
+    logger.info('initObs: another OpenTelemetry tracer provider is registered; obs attached its span processor to it');
+    return { mode: 'attached' };
+  }
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({
+      'service.name': options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'obs-app',
+      'telemetry.sdk.name': 'obs',
+      'telemetry.sdk.version': SDK_VERSION,
+    }),
+    spanProcessors: [processor],
+  });
+  if (!foreign) {
+    provider.register();
+    return { mode: 'registered', provider };
+  }
+  // Someone else owns the global provider and it takes no processors: keep obs spans apart
+  // rather than dropping them, and make sure async context still flows.
+  ensureContextManager();
+  setObsTracerProvider(provider);
+  logger.warn(
+    'initObs: another OpenTelemetry tracer provider is registered and cannot take the obs span processor; ' +
+      'obs spans use an isolated provider (spans of other tracers are not exported to obs). ' +
+      'Add ObsSpanProcessor to your provider to trace everything.',
+  );
+  return { mode: 'isolated', provider };
+}
+
+/** The globally registered SDK provider, unless it is the no-op one. */
+function registeredProvider(): TracerProvider | undefined {
+  const global = trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
+  const delegate = global.getDelegate ? global.getDelegate() : global;
+  return delegate.constructor?.name === 'NoopTracerProvider' ? undefined : delegate;
+}
+
+/** Adds our processor to a provider: the public API of SDK 1.x, else SDK 2.x's processor list. */
+function attachProcessor(provider: TracerProvider, processor: SpanProcessor): boolean {
+  const p = provider as TracerProvider & {
+    addSpanProcessor?: (sp: SpanProcessor) => void;
+    _activeSpanProcessor?: { _spanProcessors?: SpanProcessor[] };
+  };
+  try {
+    if (typeof p.addSpanProcessor === 'function') {
+      p.addSpanProcessor(processor);
+      return true;
+    }
+    const list = p._activeSpanProcessor?._spanProcessors;
+    if (Array.isArray(list)) {
+      list.push(processor);
+      return true;
+    }
+  } catch (err) {
+    logger.debug(`could not attach to the registered provider: ${String(err)}`);
+  }
+  return false;
+}
+
+function ensureContextManager(): void {
+  const ctxApi = context as unknown as { _getContextManager?: () => { constructor: { name: string } } };
+  if (ctxApi._getContextManager?.().constructor.name === 'NoopContextManager') {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  }
+}

@@ -1,0 +1,34 @@
+import { logger } from './logger.js';
+
+type Proc = {
+  once(event: string, fn: (...args: unknown[]) => void): void;
+  listenerCount(event: string): number;
+  kill(pid: number, signal: string): void;
+  pid: number;
+};
+
+/**
+ * Flushes on `beforeExit`, SIGTERM and SIGINT so a clean shutdown loses nothing. A signal we
+ * intercepted is raised again after the flush when nobody else handles it, so the process
+ * still ends the way it would have without us.
+ */
+export function installShutdownHooks(flush: () => Promise<void>): void {
+  const proc = (globalThis as { process?: Proc }).process;
+  if (!proc || typeof proc.once !== 'function') return;
+  let flushedOnBeforeExit = false;
+  proc.once('beforeExit', () => {
+    if (flushedOnBeforeExit) return;
+    flushedOnBeforeExit = true;
+    void flush().catch((err: unknown) => logger.error(`flush on exit failed: ${String(err)}`));
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    proc.once(signal, () => {
+      const othersHandle = proc.listenerCount(signal) > 0;
+      flush()
+        .catch((err: unknown) => logger.error(`flush on ${signal} failed: ${String(err)}`))
+        .finally(() => {
+          if (!othersHandle) proc.kill(proc.pid, signal);
+        });
+    });
+  }
+}
