@@ -27,3 +27,4 @@ export { flattenAttributes } from './flatten.js';
 export { logger, setLogger, setLogLevel, type LogLevel, type ObsLogger } from './logger.js';
 export { SDK_VERSION, SDK_TRACER_NAME } from './version.js';
 export { resolveConnection, type ObsConnectionOptions } from './config.js';
+export * from './http/index.js';

@@ -58,7 +58,10 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     logger.debug('initObs: already initialised, returning the existing handle');
     return existing;
   }
-  const spanProcessor = new ObsSpanProcessor(options);
+  // A provider the user built with ObsSpanProcessor already exports obs spans: reuse it.
+  const foreign = registeredProvider();
+  const existingProcessor = foreign ? findObsProcessor(foreign) : undefined;
+  const spanProcessor = existingProcessor ?? new ObsSpanProcessor(options);
   const client = new ObsClient({
     publicKey: options.publicKey,
     secretKey: options.secretKey,
@@ -66,7 +69,9 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     environment: options.environment,
     ...options.client,
   });
-  const { mode, provider } = wireProvider(spanProcessor, options);
+  const { mode, provider } = existingProcessor
+    ? { mode: 'attached' as const, provider: undefined }
+    : wireProvider(spanProcessor, options);
   const handle: ObsHandle = {
     client,
     spanProcessor,
@@ -123,6 +128,15 @@ function registeredProvider(): TracerProvider | undefined {
   return delegate.constructor?.name === 'NoopTracerProvider' ? undefined : delegate;
 }
 
+function processorsOf(provider: TracerProvider): SpanProcessor[] | undefined {
+  const list = (provider as { _activeSpanProcessor?: { _spanProcessors?: SpanProcessor[] } })._activeSpanProcessor?._spanProcessors;
+  return Array.isArray(list) ? list : undefined;
+}
+
+function findObsProcessor(provider: TracerProvider): ObsSpanProcessor | undefined {
+  return processorsOf(provider)?.find((p): p is ObsSpanProcessor => p instanceof ObsSpanProcessor);
+}
+
 /** Adds our processor to a provider: the public API of SDK 1.x, else SDK 2.x's processor list. */
 function attachProcessor(provider: TracerProvider, processor: SpanProcessor): boolean {
   const p = provider as TracerProvider & {
@@ -134,8 +148,8 @@ function attachProcessor(provider: TracerProvider, processor: SpanProcessor): bo
       p.addSpanProcessor(processor);
       return true;
     }
-    const list = p._activeSpanProcessor?._spanProcessors;
-    if (Array.isArray(list)) {
+    const list = processorsOf(p);
+    if (list) {
       list.push(processor);
       return true;
     }

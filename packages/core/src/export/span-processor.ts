@@ -39,6 +39,8 @@ export interface ObsSpanProcessorOptions extends ObsConnectionOptions {
   exporter?: SpanExporter;
   /** Most spans held while waiting for export; past it spans are dropped with an error log. Default 10 000. */
   maxQueueSize?: number;
+  /** Base of the exponential backoff between export retries, in milliseconds; default 200. */
+  backoffMs?: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export class ObsSpanProcessor implements SpanProcessor {
       compression: resolveCompression(options.compression),
       additionalHeaders: options.additionalHeaders,
       timeoutMs: 1000 * (options.timeout ?? readEnvNumber('OBS_TIMEOUT') ?? 10),
+      backoffMs: options.backoffMs,
     });
   }
 

@@ -1,4 +1,5 @@
 import { context, trace, TraceFlags } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { ObsServer } from '@obs/local-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { captureLogs, clientFor, messages, SPAN_ID, startServer, timedFetch, TRACE_ID, type LogLine } from './helpers.js';
@@ -7,9 +8,12 @@ let server: ObsServer;
 let logs: LogLine[];
 
 beforeAll(async () => {
+  // activeObservation()/activeTrace() read the active span, which needs a context manager.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   server = await startServer();
 });
 afterAll(async () => {
+  context.disable();
   await server.close();
 });
 beforeEach(() => {

@@ -1,0 +1,50 @@
+import { TRUNCATION_MARKER, truncateText } from '../capture.js';
+import { safeStringify } from '../serialize.js';
+import { redact } from './redact.js';
+
+/**
+ * The attribute text of a captured input or output: redacted, described when binary,
+ * serialised, and cut at `maxChars` with a visible marker.
+ */
+export function captureValue(value: unknown, redactKeys: Set<string>, maxChars: number, contentType?: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (isBinary(value)) return describeBinary(value, contentType);
+  if (typeof value === 'string') {
+    const parsed = redactKeys.size > 0 && looksLikeJson(value, contentType) ? tryParse(value) : undefined;
+    const text = parsed !== undefined ? safeStringify(redact(parsed, redactKeys)) : value;
+    return truncateText(text, maxChars);
+  }
+  return truncateText(safeStringify(redact(value, redactKeys)), maxChars);
+}
+
+/** Whether a value is raw bytes (Buffer, typed array, ArrayBuffer). */
+export function isBinary(value: unknown): value is ArrayBufferView | ArrayBuffer {
+  return ArrayBuffer.isView(value) || value instanceof ArrayBuffer;
+}
+
+/** Binary bodies are described, not dumped. */
+export function describeBinary(value: ArrayBufferView | ArrayBuffer, contentType?: string): string {
+  return `[binary ${value.byteLength} bytes${contentType ? `, ${contentType}` : ''}]`;
+}
+
+/** Whether a content type is text we can record (JSON, text/*, SSE, forms, XML). */
+export function isTextContentType(contentType: string | undefined): boolean {
+  if (!contentType) return true;
+  return /json|text\/|event-stream|x-www-form-urlencoded|xml|javascript|graphql/i.test(contentType);
+}
+
+function looksLikeJson(s: string, contentType?: string): boolean {
+  if (contentType && /json/i.test(contentType)) return true;
+  const c = s.trimStart()[0];
+  return c === '{' || c === '[';
+}
+
+function tryParse(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+}
+
+export { TRUNCATION_MARKER };

@@ -1,0 +1,48 @@
+import type { PropagateAttributesParams } from '../tracing/propagation.js';
+
+/** What `identify(req)` returns: trace attributes propagated to every span of the request. */
+export type IdentifyResult = PropagateAttributesParams;
+
+/**
+ * Options of the request observation, shared by the Express, Nest and Next adapters
+ * (`api.md`, shared adapter vocabulary). `Req`/`Res` are the framework's request and response.
+ */
+export interface ObsHttpOptions<Req = any, Res = any> {
+  /** Who and what the request is for; runs after authentication where the framework allows. */
+  identify?: (req: Req) => IdentifyResult | undefined | null | Promise<IdentifyResult | undefined | null>;
+  /** `false`, or a function choosing what to record as input; default: parsed body, else query. */
+  captureInput?: boolean | ((req: Req) => unknown);
+  /** `false`, or a function choosing what to record as output; default: what the response sent. */
+  captureOutput?: boolean | ((body: unknown, res: Res) => unknown);
+  /** Cap per captured value in bytes (UTF-16 units); longer values are cut with a visible marker. Default 64 KiB. */
+  maxCaptureBytes?: number;
+  /** Keys replaced by `[REDACTED]` at any depth of input and output (case-insensitive). */
+  redactKeys?: string[];
+  /** Requests that make no observation: paths, patterns or a predicate. Default: health checks, OPTIONS, static assets. */
+  ignore?: (string | RegExp)[] | ((req: Req) => boolean);
+  /** Response header carrying the trace id; default `x-obs-trace-id`, `false` to turn off. */
+  traceIdHeader?: string | false;
+  /** Root observation and trace name; default `METHOD /route/:param`. */
+  name?: (req: Req) => string;
+}
+
+/** Default `redactKeys`. */
+export const DEFAULT_REDACT_KEYS = ['authorization', 'cookie', 'set-cookie', 'password', 'token', 'secret', 'api_key', 'apiKey'];
+
+/** Default `maxCaptureBytes`: 64 KiB. */
+export const DEFAULT_MAX_CAPTURE_BYTES = 64 * 1024;
+
+/** Default trace id response header. */
+export const DEFAULT_TRACE_ID_HEADER = 'x-obs-trace-id';
+
+/** Health and readiness paths ignored by default. */
+export const DEFAULT_IGNORED_PATHS: RegExp[] = [
+  /^\/(health|healthz|healthcheck|health-check|ready|readyz|readiness|live|livez|liveness|ping|status|metrics)\/?$/i,
+  /^\/api\/health\/?$/i,
+  /^\/favicon\.ico$/i,
+  /^\/robots\.txt$/i,
+  /^\/_next\/static\//,
+];
+
+/** Static asset extensions ignored by default. */
+export const STATIC_ASSET = /\.(js|mjs|cjs|css|map|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|otf|eot|mp4|webm|mp3|wav)$/i;

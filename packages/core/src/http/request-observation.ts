@@ -1,0 +1,287 @@
+import { context, SpanKind, trace, type Context } from '@opentelemetry/api';
+import { ObsAttributes } from '../attributes.js';
+import { TextCapture } from '../capture.js';
+import { logger } from '../logger.js';
+import { LATE_ATTRIBUTES_KEY, LateAttributes } from '../tracing/late-attributes.js';
+import { errorMessage, ObsObservation, recordErrorOnSpan } from '../tracing/observation.js';
+import { contextWithAttributes, propagatedAttributesOf } from '../tracing/propagation.js';
+import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
+import { getObsTracer } from '../tracing/tracer.js';
+import { isThenable } from '../tracing/settle.js';
+import { captureValue } from './capture-value.js';
+import { compileIgnore, type IgnoreMatcher } from './ignore.js';
+import {
+  DEFAULT_MAX_CAPTURE_BYTES,
+  DEFAULT_REDACT_KEYS,
+  DEFAULT_TRACE_ID_HEADER,
+  type IdentifyResult,
+  type ObsHttpOptions,
+} from './options.js';
+import { redactKeySet } from './redact.js';
+
+/** `ObsHttpOptions` compiled once per adapter instance, so requests pay no set-up cost. */
+export class HttpObserver<Req = any, Res = any> {
+  readonly options: ObsHttpOptions<Req, Res>;
+  readonly redactKeys: Set<string>;
+  readonly maxChars: number;
+  readonly traceIdHeader: string | undefined;
+  private readonly ignored: IgnoreMatcher<Req>;
+
+  constructor(options: ObsHttpOptions<Req, Res> = {}) {
+    this.options = options;
+    this.redactKeys = redactKeySet(options.redactKeys ?? DEFAULT_REDACT_KEYS);
+    this.maxChars = Math.max(16, options.maxCaptureBytes ?? DEFAULT_MAX_CAPTURE_BYTES);
+    this.traceIdHeader = options.traceIdHeader === false ? undefined : (options.traceIdHeader ?? DEFAULT_TRACE_ID_HEADER);
+    this.ignored = compileIgnore(options.ignore);
+  }
+
+  /** Whether this request makes no observation. */
+  ignores(method: string, path: string, req: Req): boolean {
+    return this.ignored(method.toUpperCase(), path, req);
+  }
+
+  /**
+   * Starts the root observation of a request. `route` is the parameterised route when the
+   * framework knows it already (else call `setRoute` once it does); `parent` is the context
+   * to start in (default: the active one, e.g. an incoming `traceparent` extracted by OTel).
+   */
+  start(init: RequestInit<Req>): RequestObservation<Req, Res> {
+    return new RequestObservation(this, init);
+  }
+}
+
+/** What an adapter knows when a request arrives. */
+export interface RequestInit<Req> {
+  req: Req;
+  method: string;
+  /** URL path without the query string. */
+  path: string;
+  route?: string;
+  parent?: Context;
+  /** Extra span attributes (e.g. `url.scheme`, `user_agent.original`). */
+  attributes?: Record<string, string | number | boolean>;
+}
+
+/** How a request ended. */
+export interface FinishInit {
+  statusCode?: number;
+  /** The client went away before the response was complete. */
+  aborted?: boolean;
+}
+
+/**
+ * One request's root observation: the span named `METHOD /route/:param` with the HTTP
+ * attributes of wire contract 2.4, its input and output, identify's trace attributes, errors,
+ * and the end. Input and output are serialised at `finish()`, after the response is written,
+ * so the request path only keeps references.
+ */
+export class RequestObservation<Req = any, Res = any> {
+  readonly observation: ObsObservation;
+  /** Context to run the request's handlers in: the root is active, identify's attributes flow. */
+  context: Context;
+  private readonly late = new LateAttributes();
+  private readonly method: string;
+  private route?: string;
+  private named = false;
+  private input: unknown;
+  private inputSet = false;
+  private output: unknown;
+  private outputSet = false;
+  private contentType?: string;
+  private stream?: TextCapture;
+  private res?: Res;
+  private errored = false;
+  private identified = false;
+  private ended = false;
+
+  constructor(private readonly observer: HttpObserver<Req, Res>, private readonly init: RequestInit<Req>) {
+    this.method = init.method.toUpperCase();
+    this.route = init.route;
+    const parent = init.parent ?? context.active();
+    const name = this.computeName();
+    const span = getObsTracer().startSpan(
+      name,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          [ObsAttributes.OBSERVATION_TYPE]: 'span',
+          [ObsAttributes.TRACE_NAME]: name,
+          'http.request.method': this.method,
+          'url.path': init.path,
+          ...(this.route ? { 'http.route': this.route } : {}),
+          ...init.attributes,
+        },
+      },
+      parent,
+    );
+    this.observation = new ObsObservation(span, 'span');
+    this.context = trace
+      .setSpan(parent, span)
+      .setValue(IN_OBS_TRACE_KEY, true)
+      .setValue(LATE_ATTRIBUTES_KEY, this.late);
+    // Identify runs lazily: at the latest before the first child span starts.
+    if (observer.options.identify) this.late.ensure = () => void this.identify();
+  }
+
+  /** The trace id, for the response header. */
+  get traceId(): string {
+    return this.observation.traceId;
+  }
+
+  /** Sets the parameterised route once the framework matched it (first match wins). */
+  setRoute(route: string | undefined): void {
+    if (!route || this.route || this.ended) return;
+    this.route = route;
+    const name = this.computeName();
+    const span = this.observation.otelSpan;
+    span.setAttribute('http.route', route);
+    if (!this.named) {
+      span.updateName(name);
+      span.setAttribute(ObsAttributes.TRACE_NAME, name);
+    }
+  }
+
+  /**
+   * Runs `identify(req)` once (later calls are no-ops). Its attributes go on the root now and on
+   * every span started afterwards in this request. A Promise result applies when it resolves;
+   * the returned Promise lets adapters that can wait (Nest, Next) do so.
+   */
+  identify(): void | Promise<void> {
+    if (this.identified) return;
+    this.identified = true;
+    this.late.ensure = undefined;
+    const fn = this.observer.options.identify;
+    if (!fn) return;
+    try {
+      const result = fn(this.init.req);
+      if (isThenable(result)) {
+        return Promise.resolve(result).then(
+          (r) => this.applyIdentity(r),
+          (err: unknown) => logger.warn(`identify() rejected: ${errorMessage(err)}`),
+        );
+      }
+      this.applyIdentity(result);
+    } catch (err) {
+      logger.warn(`identify() threw: ${errorMessage(err)}`);
+    }
+  }
+
+  private applyIdentity(result: IdentifyResult | undefined | null): void {
+    if (!result || typeof result !== 'object' || this.ended) return;
+    // contextWithAttributes validates, merges and puts the attributes on the root span.
+    const attrs = propagatedAttributesOf(contextWithAttributes(this.context, result));
+    if (attrs) this.late.set(attrs);
+    if (result.traceName) this.named = true;
+  }
+
+  /** Records what the request asked (default: the body, else the query). Serialised at finish. */
+  setInput(body: unknown, query?: unknown): void {
+    const capture = this.observer.options.captureInput;
+    if (capture === false) return;
+    try {
+      this.input = typeof capture === 'function' ? capture(this.init.req) : pickInput(body, query);
+      this.inputSet = true;
+    } catch (err) {
+      logger.warn(`captureInput threw: ${errorMessage(err)}`);
+    }
+  }
+
+  /** Records what the response returned (JSON value, text or bytes). Serialised at finish. */
+  setOutput(body: unknown, res: Res, contentType?: string): void {
+    if (this.observer.options.captureOutput === false) return;
+    this.output = body;
+    this.outputSet = true;
+    this.contentType = contentType;
+    this.res = res;
+  }
+
+  /** Adds a chunk of a streamed response (SSE, chunked text); reassembled up to the cap. */
+  addOutputChunk(chunk: unknown, res: Res, contentType?: string): void {
+    if (this.observer.options.captureOutput === false) return;
+    this.stream ??= new TextCapture(this.observer.maxChars);
+    this.stream.push(chunk);
+    this.contentType ??= contentType;
+    this.res = res;
+  }
+
+  /** Records an error (thrown, `next(err)`, rejected handler): level ERROR with its message. */
+  recordError(error: unknown): void {
+    if (this.ended) return;
+    this.errored = true;
+    recordErrorOnSpan(this.observation.otelSpan, error);
+  }
+
+  /** Ends the root observation: status code, 5xx as ERROR, aborts marked cancelled. Idempotent. */
+  finish({ statusCode, aborted }: FinishInit = {}): void {
+    if (this.ended) return;
+    if (!this.identified) this.identify();
+    this.ended = true;
+    const span = this.observation.otelSpan;
+    try {
+      if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
+      this.writeCaptured();
+      if (aborted) {
+        span.setAttributes({
+          [ObsAttributes.OBSERVATION_LEVEL]: 'WARNING',
+          [ObsAttributes.OBSERVATION_STATUS_MESSAGE]: 'cancelled: the client closed the connection',
+          [`${ObsAttributes.OBSERVATION_METADATA}.cancelled`]: true,
+        });
+      } else if (!this.errored && statusCode !== undefined && statusCode >= 500) {
+        recordErrorOnSpan(span, undefined, `HTTP ${statusCode}`);
+      }
+    } catch (err) {
+      logger.warn(`could not record the request: ${errorMessage(err)}`);
+    } finally {
+      span.end();
+    }
+  }
+
+  private writeCaptured(): void {
+    const o = this.observer;
+    const span = this.observation.otelSpan;
+    if (this.inputSet) {
+      const text = captureValue(this.input, o.redactKeys, o.maxChars);
+      if (text !== undefined) span.setAttribute(ObsAttributes.OBSERVATION_INPUT, text);
+    }
+    const capture = o.options.captureOutput;
+    let output: unknown = this.stream ? this.stream.text() : this.outputSet ? this.output : undefined;
+    if (typeof capture === 'function' && (this.stream || this.outputSet)) {
+      try {
+        output = capture(output, this.res as Res);
+      } catch (err) {
+        logger.warn(`captureOutput threw: ${errorMessage(err)}`);
+        output = undefined;
+      }
+    }
+    const text = captureValue(output, o.redactKeys, o.maxChars, this.contentType);
+    if (text !== undefined) span.setAttribute(ObsAttributes.OBSERVATION_OUTPUT, text);
+  }
+
+  private computeName(): string {
+    const custom = this.observer.options.name;
+    if (custom) {
+      try {
+        const n = custom(this.init.req);
+        if (typeof n === 'string' && n) {
+          this.named = true;
+          return n;
+        }
+      } catch (err) {
+        logger.warn(`name() threw: ${errorMessage(err)}`);
+      }
+    }
+    return `${this.method} ${this.route ?? this.init.path}`;
+  }
+}
+
+function pickInput(body: unknown, query: unknown): unknown {
+  if (hasContent(body)) return body;
+  if (hasContent(query)) return query;
+  return undefined;
+}
+
+function hasContent(v: unknown): boolean {
+  if (v === undefined || v === null || v === '') return false;
+  if (typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) return Object.keys(v).length > 0;
+  return true;
+}
