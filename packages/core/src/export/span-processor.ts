@@ -109,7 +109,10 @@ export class ObsSpanProcessor implements SpanProcessor {
     // Explicit propagateAttributes inside the request wins over late (identify) attributes.
     const propagated = propagatedAttributesOf(parentContext);
     if (propagated) span.setAttributes(propagated);
-    if (this.environment) span.setAttribute(ObsAttributes.ENVIRONMENT, this.environment);
+    // The processor's environment is a default: an observation that names its own keeps it.
+    if (this.environment && span.attributes?.[ObsAttributes.ENVIRONMENT] === undefined) {
+      span.setAttribute(ObsAttributes.ENVIRONMENT, this.environment);
+    }
     if (this.release) span.setAttribute(ObsAttributes.RELEASE, this.release);
     if (parentContext.getValue(IN_OBS_TRACE_KEY)) markInObsTrace(span);
   }

@@ -36,7 +36,8 @@ export function startObservation(
     parent,
   );
   const obs = new ObsObservation(span, type);
-  if (type === 'event') obs.end(options?.startTime);
+  // An event is a point in time: it ends at its own start time.
+  if (type === 'event') obs.end(options?.startTime ?? (span as { startTime?: TimeInput }).startTime);
   return obs;
 }
 

@@ -1,0 +1,124 @@
+/**
+ * Shared set-up of the tracing and export integration tests: a real local obs server, and a
+ * `NodeTracerProvider` with a real `ObsSpanProcessor` exporting to it over HTTP.
+ */
+import { readFileSync } from 'node:fs';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { startObsServer, type AttrValue, type DecodedSpan, type ObsServer, type RecordedRequest } from '@obs/local-server';
+import { expect } from 'vitest';
+import { ObsSpanProcessor, setLogger, TRACES_PATH, type LogLevel, type ObsSpanProcessorOptions } from '../../src/index.js';
+
+export type { DecodedSpan, ObsServer, RecordedRequest };
+
+/** Version of `@obs/core` as published (what `x-obs-sdk-version` must say). */
+export const PACKAGE_VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
+
+export async function startServer(): Promise<ObsServer> {
+  return startObsServer({ quiet: true, publicKey: 'pk-it', secretKey: 'sk-it-very-secret' });
+}
+
+export interface Tracing {
+  provider: NodeTracerProvider;
+  processor: ObsSpanProcessor;
+  /** `processor.forceFlush()`: resolves when the server has answered everything. */
+  flush(): Promise<void>;
+  /** Shuts the provider down and unregisters it globally. */
+  close(): Promise<void>;
+}
+
+let contextReady = false;
+
+/** Async context (AsyncLocalStorage) and W3C propagation, once per test file. */
+export function ensureContext(): void {
+  if (contextReady) return;
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  contextReady = true;
+}
+
+/**
+ * Registers (globally) a fresh provider whose only processor is a real `ObsSpanProcessor`
+ * exporting to `server`. Short flush interval and millisecond backoff keep tests fast.
+ */
+export function installTracing(server: ObsServer, options: ObsSpanProcessorOptions = {}): Tracing {
+  trace.disable();
+  ensureContext();
+  const processor = new ObsSpanProcessor({
+    baseUrl: server.url,
+    publicKey: server.publicKey,
+    secretKey: server.secretKey,
+    flushInterval: 0.02,
+    backoffMs: 5,
+    ...options,
+  });
+  const provider = new NodeTracerProvider({ spanProcessors: [processor] });
+  trace.setGlobalTracerProvider(provider);
+  return {
+    provider,
+    processor,
+    flush: () => processor.forceFlush(),
+    async close() {
+      await provider.shutdown();
+      trace.disable();
+    },
+  };
+}
+
+export interface LogLine {
+  level: LogLevel;
+  message: string;
+}
+
+/** Routes the SDK logger into an array (threshold `debug`); `restoreLogger()` puts console back. */
+export function captureLogs(): LogLine[] {
+  const lines: LogLine[] = [];
+  const push = (level: LogLevel) => (message: string) => void lines.push({ level, message });
+  setLogger({ debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') }, 'debug');
+  return lines;
+}
+
+export function restoreLogger(): void {
+  setLogger(console, 'warn');
+}
+
+export function warnings(lines: LogLine[]): string[] {
+  return lines.filter((l) => l.level === 'warn').map((l) => l.message);
+}
+
+/** The one span named `name` the server decoded (fails when there are none or several). */
+export function only(server: ObsServer, name: string): DecodedSpan {
+  const found = server.spansByName(name);
+  expect(found.map((s) => s.name), `spans named ${name}`).toEqual([name]);
+  return found[0]!;
+}
+
+/** Attribute of a decoded span. */
+export function attr(span: DecodedSpan, key: string): AttrValue | undefined {
+  return span.attributes[key];
+}
+
+/** The requests made to the OTLP traces endpoint. */
+export function traceRequests(server: ObsServer): RecordedRequest[] {
+  return server.requests.filter((r) => r.path === TRACES_PATH);
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Every observation type the wire contract names (2.1), written out independently of the SDK. */
+export const ALL_TYPES = [
+  'span',
+  'generation',
+  'event',
+  'agent',
+  'tool',
+  'chain',
+  'retriever',
+  'evaluator',
+  'embedding',
+  'guardrail',
+] as const;
