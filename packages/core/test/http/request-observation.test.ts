@@ -1,0 +1,162 @@
+import { context, trace } from '@opentelemetry/api';
+import { startObsServer, type ObsServer } from '@obs/local-server';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HttpObserver, initObs, startObservation, TRUNCATION_MARKER, type ObsHandle } from '../../src/index.js';
+
+let server: ObsServer;
+let obs: ObsHandle;
+
+beforeAll(async () => {
+  server = await startObsServer({ quiet: true });
+  obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushOnExit: false });
+});
+afterAll(async () => {
+  await obs.shutdown();
+  await server.close();
+});
+beforeEach(() => server.reset());
+
+type Req = { user?: { id: string }; headers: Record<string, string> };
+
+describe('HttpObserver / RequestObservation', () => {
+  it('names the root after the route once known and records HTTP attributes', async () => {
+    const observer = new HttpObserver<Req>();
+    const ro = observer.start({ req: { headers: {} }, method: 'post', path: '/chat/42' });
+    ro.setRoute('/chat/:id');
+    ro.setRoute('/other'); // first match wins
+    ro.setInput({ message: 'hi' }, { q: '1' });
+    ro.setOutput({ answer: 'hello' }, {});
+    ro.finish({ statusCode: 200 });
+    await obs.flush();
+    const [root] = server.spansByName('POST /chat/:id');
+    expect(root).toBeDefined();
+    expect(root!.attributes).toMatchObject({
+      'obs.observation.type': 'span',
+      'obs.trace.name': 'POST /chat/:id',
+      'http.request.method': 'POST',
+      'http.route': '/chat/:id',
+      'url.path': '/chat/42',
+      'http.response.status_code': 200,
+      'obs.observation.input': '{"message":"hi"}',
+      'obs.observation.output': '{"answer":"hello"}',
+    });
+    expect(root!.attributes['obs.observation.level']).toBeUndefined();
+  });
+
+  it('runs identify lazily, late enough to see req.user, and propagates it to child spans', async () => {
+    const req: Req = { headers: {} };
+    const observer = new HttpObserver<Req>({
+      identify: (r) => ({ userId: r.user?.id, sessionId: 's-1', tags: ['t'], metadata: { plan: 'pro', seats: 3 } }),
+    });
+    const ro = observer.start({ req, method: 'GET', path: '/me', route: '/me' });
+    req.user = { id: 'u-7' }; // what auth middleware would do after the root started
+    context.with(ro.context, () => {
+      const gen = startObservation('llm', { model: 'm' }, { asType: 'generation' });
+      trace.getTracer('plain').startSpan('plain').end();
+      gen.end();
+    });
+    ro.finish({ statusCode: 200 });
+    await obs.flush();
+    for (const name of ['GET /me', 'llm', 'plain']) {
+      const [span] = server.spansByName(name);
+      expect(span, name).toBeDefined();
+      expect(span!.attributes).toMatchObject({
+        'user.id': 'u-7',
+        'session.id': 's-1',
+        'obs.trace.tags': ['t'],
+        'obs.trace.metadata.plan': 'pro',
+        'obs.trace.metadata.seats': 3,
+      });
+    }
+    const root = server.spansByName('GET /me')[0]!;
+    expect(server.spansByName('llm')[0]!.parentSpanId).toBe(root.spanId);
+  });
+
+  it('applies an async identify and lets the adapter wait for it', async () => {
+    const observer = new HttpObserver<Req>({ identify: async () => ({ userId: 'async-user' }) });
+    const ro = observer.start({ req: { headers: {} }, method: 'GET', path: '/a' });
+    await ro.identify();
+    context.with(ro.context, () => startObservation('child').end());
+    ro.finish({ statusCode: 204 });
+    await obs.flush();
+    expect(server.spansByName('child')[0]!.attributes['user.id']).toBe('async-user');
+    expect(server.spansByName('GET /a')[0]!.attributes['user.id']).toBe('async-user');
+  });
+
+  it('never throws when identify, captureInput or name throw', async () => {
+    const observer = new HttpObserver<Req>({
+      identify: () => {
+        throw new Error('boom');
+      },
+      captureInput: () => {
+        throw new Error('boom');
+      },
+      name: () => {
+        throw new Error('boom');
+      },
+    });
+    const ro = observer.start({ req: { headers: {} }, method: 'GET', path: '/x' });
+    expect(() => ro.setInput({ a: 1 })).not.toThrow();
+    expect(() => ro.finish({ statusCode: 200 })).not.toThrow();
+    await obs.flush();
+    expect(server.spansByName('GET /x')).toHaveLength(1);
+  });
+
+  it('marks 5xx and errors as ERROR, not 4xx, and aborts as cancelled', async () => {
+    const observer = new HttpObserver<Req>();
+    observer.start({ req: { headers: {} }, method: 'GET', path: '/500' }).finish({ statusCode: 503 });
+    observer.start({ req: { headers: {} }, method: 'GET', path: '/404' }).finish({ statusCode: 404 });
+    const failing = observer.start({ req: { headers: {} }, method: 'GET', path: '/err' });
+    failing.recordError(new Error('handler failed'));
+    failing.finish({ statusCode: 500 });
+    observer.start({ req: { headers: {} }, method: 'GET', path: '/gone' }).finish({ aborted: true });
+    await obs.flush();
+    const by = (n: string) => server.spansByName(n)[0]!;
+    expect(by('GET /500').attributes).toMatchObject({ 'obs.observation.level': 'ERROR', 'obs.observation.status_message': 'HTTP 503' });
+    expect(by('GET /500').status.code).toBe(2);
+    expect(by('GET /404').attributes['obs.observation.level']).toBeUndefined();
+    expect(by('GET /err').attributes['obs.observation.status_message']).toBe('handler failed');
+    expect(by('GET /err').events.map((e) => e.name)).toContain('exception');
+    expect(by('GET /gone').attributes).toMatchObject({
+      'obs.observation.level': 'WARNING',
+      'obs.observation.metadata.cancelled': true,
+    });
+  });
+
+  it('redacts keys at any depth, describes binary bodies and caps long values with a marker', async () => {
+    const ro = new HttpObserver<Req>().start({ req: { headers: {} }, method: 'POST', path: '/r' });
+    ro.setInput({ user: { password: 'p', profile: { apiKey: 'k', Authorization: 'x', name: 'n' } }, list: [{ token: 't' }] });
+    ro.setOutput(Buffer.from('binary!'), {}, 'application/octet-stream');
+    ro.finish({ statusCode: 200 });
+    const ro2 = new HttpObserver<Req>({ maxCaptureBytes: 100 }).start({ req: { headers: {} }, method: 'POST', path: '/long' });
+    ro2.addOutputChunk('data: ' + 'x'.repeat(300) + '\n\n', {});
+    ro2.finish({ statusCode: 200 });
+    await obs.flush();
+    const input = JSON.parse(server.spansByName('POST /r')[0]!.attributes['obs.observation.input'] as string);
+    expect(input).toEqual({
+      user: { password: '[REDACTED]', profile: { apiKey: '[REDACTED]', Authorization: '[REDACTED]', name: 'n' } },
+      list: [{ token: '[REDACTED]' }],
+    });
+    expect(server.spansByName('POST /r')[0]!.attributes['obs.observation.output']).toBe('[binary 7 bytes, application/octet-stream]');
+    const out = server.spansByName('POST /long')[0]!.attributes['obs.observation.output'] as string;
+    expect(out.startsWith('data: xxx')).toBe(true);
+    expect(out).toContain(TRUNCATION_MARKER);
+    expect(out.length).toBeLessThan(160);
+  });
+
+  it('ignores health checks, OPTIONS and static assets by default, and custom rules when given', () => {
+    const observer = new HttpObserver<Req>();
+    expect(observer.ignores('GET', '/health', { headers: {} })).toBe(true);
+    expect(observer.ignores('GET', '/readyz', { headers: {} })).toBe(true);
+    expect(observer.ignores('OPTIONS', '/chat', { headers: {} })).toBe(true);
+    expect(observer.ignores('GET', '/assets/app.3f2a.js', { headers: {} })).toBe(true);
+    expect(observer.ignores('GET', '/chat', { headers: {} })).toBe(false);
+    const custom = new HttpObserver<Req>({ ignore: ['/internal', /^\/admin/] });
+    expect(custom.ignores('GET', '/internal', { headers: {} })).toBe(true);
+    expect(custom.ignores('GET', '/admin/x', { headers: {} })).toBe(true);
+    expect(custom.ignores('GET', '/health', { headers: {} })).toBe(false);
+    const fn = new HttpObserver<Req>({ ignore: (r) => r.headers['x-skip'] === '1' });
+    expect(fn.ignores('GET', '/a', { headers: { 'x-skip': '1' } })).toBe(true);
+    expect(fn.ignores('GET', '/a', { headers: {} })).toBe(false);
+  });
+});
