@@ -28,3 +28,4 @@ export { logger, setLogger, setLogLevel, type LogLevel, type ObsLogger } from '.
 export { SDK_VERSION, SDK_TRACER_NAME } from './version.js';
 export { resolveConnection, type ObsConnectionOptions } from './config.js';
 export * from './http/index.js';
+export * from './client/index.js';

@@ -26,12 +26,16 @@ function enabled(l: LogLevel): boolean {
   return ORDER[l] >= ORDER[level];
 }
 
-/** The SDK's logger: every line is prefixed `[obs]` so it can be grepped out of app logs. */
+// Lines already naming obs (the contract's `Obs rejected N of M scores in batch:`) must start
+// with their own words, so they get no prefix.
+const prefixed = (m: string) => (m.startsWith('Obs ') ? m : `[obs] ${m}`);
+
+/** The SDK's logger: every line is prefixed `[obs]` (or starts `Obs `) so it can be grepped out of app logs. */
 export const logger: ObsLogger & { warnOnce(key: string, message: string): void } = {
-  debug: (m, ...a) => { if (enabled('debug')) sink.debug(`[obs] ${m}`, ...a); },
-  info: (m, ...a) => { if (enabled('info')) sink.info(`[obs] ${m}`, ...a); },
-  warn: (m, ...a) => { if (enabled('warn')) sink.warn(`[obs] ${m}`, ...a); },
-  error: (m, ...a) => { if (enabled('error')) sink.error(`[obs] ${m}`, ...a); },
+  debug: (m, ...a) => { if (enabled('debug')) sink.debug(prefixed(m), ...a); },
+  info: (m, ...a) => { if (enabled('info')) sink.info(prefixed(m), ...a); },
+  warn: (m, ...a) => { if (enabled('warn')) sink.warn(prefixed(m), ...a); },
+  error: (m, ...a) => { if (enabled('error')) sink.error(prefixed(m), ...a); },
   warnOnce(key, m) {
     if (onceKeys.has(key)) return;
     onceKeys.add(key);

@@ -38,7 +38,7 @@ export class ObsClient {
     const configured = connection.ok && connection.publicKey !== undefined && connection.baseUrl !== undefined;
     const notConfiguredReason = `the obs client is not configured (missing ${connection.missing.join(', ')})`;
     if (!configured) {
-      logger.warnOnce('obs-client-not-configured', `ObsClient: ${notConfiguredReason}; scores are dropped and API calls refused.`);
+      logger.warnOnce('missing-connection', `ObsClient: ${notConfiguredReason}; scores are dropped and API calls refused.`);
     }
     this.#baseUrl = configured ? connection.baseUrl : undefined;
     const headers = configured
