@@ -83,7 +83,7 @@ export class ObsSpanProcessor implements SpanProcessor {
     if (!conn.ok) {
       logger.warnOnce(
         'missing-connection',
-        `tracing is not exported: missing ${conn.missing.join(', ')}. Set them as options or environment variables.`,
+        `obs is not configured: missing ${conn.missing.join(', ')}; spans and scores are not sent. Set them as options or environment variables.`,
       );
       return;
     }

@@ -12,7 +12,19 @@ import {
   updateActiveObservation,
   type ObservationType,
 } from '../../src/index.js';
-import { ALL_TYPES, attr, installTracing, only, PACKAGE_VERSION, startServer, type ObsServer, type Tracing } from './harness.js';
+import {
+  ALL_TYPES,
+  attr,
+  captureLogs,
+  installTracing,
+  only,
+  PACKAGE_VERSION,
+  restoreLogger,
+  startServer,
+  warnings,
+  type ObsServer,
+  type Tracing,
+} from './harness.js';
 
 let server: ObsServer;
 let tracing: Tracing;
@@ -47,10 +59,16 @@ describe('observation attributes (wire contract 2.1)', () => {
     expect(event.endTimeUnixNano).toBe(event.startTimeUnixNano);
   });
 
-  it('an unknown type falls back to span instead of throwing', async () => {
-    startObservation('weird-type', {}, { asType: 'banana' as ObservationType }).end();
+  it('an unknown type falls back to span with a warning instead of throwing', async () => {
+    const logs = captureLogs();
+    try {
+      startObservation('weird-type', {}, { asType: 'banana' as ObservationType }).end();
+    } finally {
+      restoreLogger();
+    }
     await tracing.flush();
     expect(attr(only(server, 'weird-type'), 'obs.observation.type')).toBe('span');
+    expect(warnings(logs)).toEqual([expect.stringContaining('banana')]);
   });
 
   it('a generation carries model, parameters, usage, cost, completion start time and prompt', async () => {
