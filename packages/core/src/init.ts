@@ -83,6 +83,9 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
       await Promise.all([provider ? provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]);
       if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
       if (mode === 'isolated') setObsTracerProvider(undefined);
+      // Unregister the provider we registered, so a later initObs() starts clean instead of
+      // "attaching" to this shut-down one (and ignoring its new options).
+      if (mode === 'registered' && provider && registeredProvider() === provider) trace.disable();
     },
   };
   (globalThis as Slot)[HANDLE_SLOT] = handle;
@@ -94,6 +97,9 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
 function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode: ObsTracingMode; provider?: NodeTracerProvider } {
   const foreign = registeredProvider();
   if (foreign && attachProcessor(foreign, processor)) {
+    // A provider set with trace.setGlobalTracerProvider() alone has no async context: without
+    // it observations would not nest and propagateAttributes would not reach child spans.
+    ensureContextManager();
     logger.info('initObs: another OpenTelemetry tracer provider is registered; obs attached its span processor to it');
     return { mode: 'attached' };
   }

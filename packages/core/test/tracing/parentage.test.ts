@@ -93,8 +93,9 @@ describe('parentage', () => {
     expect(only(server, 'a-leaf-timer').parentSpanId).toBe(inner.spanId);
     expect(only(server, 'a-plain-inside').parentSpanId).toBe(outer.spanId);
     for (const s of server.spans()) expect(s.traceId).toBe(outer.traceId);
-    // The outer observation ended after the inner one.
-    expect(outer.endTimeUnixNano >= inner.endTimeUnixNano).toBe(true);
+    // The outer observation ended after the inner one (OTel anchors each span's clock to
+    // Date.now() at its start, so allow a millisecond of skew between spans).
+    expect(outer.endTimeUnixNano + 1_000_000n >= inner.endTimeUnixNano).toBe(true);
   });
 
   it('parentSpanContext attaches to a parent from elsewhere (startObservation and startActiveObservation)', async () => {
@@ -121,6 +122,23 @@ describe('parentage', () => {
     expect(active).toMatchObject({ traceId, parentSpanId: '1234567890abcdef' });
     expect(only(server, 'remote-grandchild')).toMatchObject({ traceId, parentSpanId: active.spanId });
     expect(only(server, 'remote-over-active')).toMatchObject({ traceId, parentSpanId: '1234567890abcdef' });
+  });
+
+  it('startActiveObservation with endOnExit: false leaves the observation open until end()', async () => {
+    const obs = await startActiveObservation(
+      'kept-open',
+      async (o) => {
+        await sleep(1);
+        return o;
+      },
+      { endOnExit: false },
+    );
+    await tracing.flush();
+    expect(server.spansByName('kept-open')).toHaveLength(0);
+    obs.update({ output: 'done later' });
+    obs.end();
+    await tracing.flush();
+    expect(only(server, 'kept-open').attributes['obs.observation.output']).toBe('done later');
   });
 
   it('startTime is honoured', async () => {

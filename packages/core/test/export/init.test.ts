@@ -1,0 +1,214 @@
+/**
+ * `initObs()`: one call sets tracing up; idempotent; never throws; detects a provider that is
+ * already registered and attaches to it (or isolates obs spans), logging which mode it chose.
+ */
+import { context, propagation, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getObsHandle, initObs, startActiveObservation, startObservation, type ObsHandle } from '../../src/index.js';
+import {
+  captureLogs,
+  only,
+  restoreLogger,
+  startServer,
+  traceRequests,
+  warnings,
+  type LogLine,
+  type ObsServer,
+} from '../tracing/harness.js';
+
+const ENV_KEYS = ['OBS_PUBLIC_KEY', 'OBS_SECRET_KEY', 'OBS_BASE_URL', 'OBS_BASEURL'];
+
+let server: ObsServer;
+let handle: ObsHandle | undefined;
+let foreign: NodeTracerProvider | undefined;
+let logs: LogLine[];
+
+beforeAll(async () => {
+  server = await startServer();
+});
+beforeEach(() => {
+  for (const k of ENV_KEYS) delete process.env[k];
+  logs = captureLogs();
+});
+afterEach(async () => {
+  await handle?.shutdown();
+  handle = undefined;
+  await foreign?.shutdown();
+  foreign = undefined;
+  trace.disable();
+  context.disable();
+  propagation.disable();
+  restoreLogger();
+  server.reset();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function options() {
+  return {
+    baseUrl: server.url,
+    publicKey: server.publicKey,
+    secretKey: server.secretKey,
+    flushInterval: 0.02,
+    backoffMs: 5,
+    flushOnExit: false,
+  };
+}
+
+const infos = () => logs.filter((l) => l.level === 'info').map((l) => l.message);
+
+describe('initObs', () => {
+  it('registers a provider and async context; obs spans reach the server; logs the mode', async () => {
+    handle = initObs({ ...options(), environment: 'init-env', release: 'init-rel' });
+    expect(handle.mode).toBe('registered');
+    expect(handle.spanProcessor.enabled).toBe(true);
+    expect(infos().some((m) => /registered/.test(m))).toBe(true);
+    await startActiveObservation('init-root', async () => {
+      await new Promise((r) => setTimeout(r, 2));
+      startObservation('init-child').end();
+    });
+    await handle.flush();
+    const root = only(server, 'init-root');
+    expect(only(server, 'init-child').parentSpanId).toBe(root.spanId);
+    expect(root.attributes['obs.environment']).toBe('init-env');
+    expect(root.attributes['obs.release']).toBe('init-rel');
+    expect(root.resource['service.name']).toBeDefined();
+  });
+
+  it('is idempotent: a second call returns the same handle and adds no second processor', async () => {
+    handle = initObs(options());
+    const again = initObs({ ...options(), environment: 'ignored' });
+    expect(again).toBe(handle);
+    expect(getObsHandle()).toBe(handle);
+    startObservation('once').end();
+    await handle.flush();
+    expect(server.spansByName('once')).toHaveLength(1);
+    expect(traceRequests(server)).toHaveLength(1);
+  });
+
+  it('after shutdown() a new initObs() makes a new handle', async () => {
+    const first = initObs(options());
+    await first.shutdown();
+    expect(getObsHandle()).toBeUndefined();
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    handle = initObs(options());
+    expect(handle).not.toBe(first);
+    startObservation('second-life').end();
+    await handle.flush();
+    expect(server.spansByName('second-life')).toHaveLength(1);
+  });
+
+  it('missing keys: one clear warning, no throw, nothing exported', async () => {
+    handle = initObs({ baseUrl: server.url, flushOnExit: false, flushInterval: 0.02 });
+    expect(handle.spanProcessor.enabled).toBe(false);
+    await startActiveObservation('not-exported', async () => {
+      startObservation('not-exported-child').end();
+    });
+    await expect(handle.flush()).resolves.toBeUndefined();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.requests).toHaveLength(0);
+    const warned = warnings(logs);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/publicKey/);
+    expect(warned[0]).toMatch(/secretKey/);
+    expect(warned[0]).not.toMatch(/baseUrl/);
+  });
+
+  it('missing base URL: one warning naming it, nothing thrown (fresh module: the warning is once per process)', async () => {
+    vi.resetModules();
+    const fresh = (await import('../../src/index.js')) as typeof import('../../src/index.js');
+    const lines: string[] = [];
+    const push = (m: string) => void lines.push(m);
+    fresh.setLogger({ debug: () => {}, info: () => {}, warn: push, error: push }, 'debug');
+    handle = fresh.initObs({ publicKey: 'pk-x', secretKey: 'sk-hidden-value', flushOnExit: false });
+    expect(handle.spanProcessor.enabled).toBe(false);
+    fresh.startObservation('nowhere').end();
+    await handle.flush();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/baseUrl|OBS_BASE_URL/);
+    expect(lines[0]).not.toMatch(/publicKey|secretKey/);
+    expect(lines.join('\n')).not.toContain('sk-hidden-value');
+  });
+
+  it('with a foreign NodeTracerProvider already registered: attaches, and both obs and foreign spans inside an observation arrive', async () => {
+    const memory = new InMemorySpanExporter();
+    foreign = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] });
+    foreign.register();
+    handle = initObs(options());
+    expect(handle.mode).toBe('attached');
+    expect(infos().concat(warnings(logs)).some((m) => /attached/.test(m))).toBe(true);
+
+    const foreignTracer: Tracer = trace.getTracer('sentry-like');
+    foreignTracer.startSpan('foreign-outside').end();
+    await startActiveObservation('attached-root', async () => {
+      await new Promise((r) => setTimeout(r, 2));
+      foreignTracer.startActiveSpan('foreign-inside', (s) => {
+        startObservation('obs-under-foreign').end();
+        s.end();
+      });
+    });
+    await handle.flush();
+
+    const root = only(server, 'attached-root');
+    const inside = only(server, 'foreign-inside');
+    expect(inside.parentSpanId).toBe(root.spanId);
+    expect(inside.scope.name).toBe('sentry-like');
+    expect(only(server, 'obs-under-foreign').parentSpanId).toBe(inside.spanId);
+    expect(server.spansByName('foreign-outside')).toHaveLength(0);
+    // The foreign pipeline still gets every span: obs took nothing away.
+    expect(memory.getFinishedSpans().map((s) => s.name).sort()).toEqual(
+      ['attached-root', 'foreign-inside', 'foreign-outside', 'obs-under-foreign'].sort(),
+    );
+  });
+
+  it('attached to a provider registered without a context manager: obs still nests (async context is ensured)', async () => {
+    foreign = new NodeTracerProvider();
+    // Only the provider, as some set-ups do: no context manager, no propagator.
+    trace.setGlobalTracerProvider(foreign);
+    handle = initObs(options());
+    expect(handle.mode).toBe('attached');
+    await startActiveObservation('ctx-root', async () => {
+      await new Promise((r) => setTimeout(r, 2));
+      startObservation('ctx-child').end();
+    });
+    await handle.flush();
+    expect(only(server, 'ctx-child').parentSpanId).toBe(only(server, 'ctx-root').spanId);
+  });
+
+  it('shutdown() then initObs() again starts clean: registered mode with the new options, not attached to the old provider', async () => {
+    const first = initObs({ ...options(), serviceName: 'first-service' });
+    expect(first.mode).toBe('registered');
+    startObservation('first-life').end();
+    await first.shutdown();
+    logs.length = 0;
+    handle = initObs({ ...options(), serviceName: 'second-service' });
+    expect(handle.mode).toBe('registered');
+    expect(infos().concat(warnings(logs)).some((m) => /attached|isolated/.test(m))).toBe(false);
+    startObservation('second-life-2').end();
+    await handle.flush();
+    expect(only(server, 'first-life').resource['service.name']).toBe('first-service');
+    expect(only(server, 'second-life-2').resource['service.name']).toBe('second-service');
+  });
+
+  it('with a foreign provider that takes no processors: obs spans use an isolated provider and still arrive; it warns', async () => {
+    const memory = new InMemorySpanExporter();
+    const inner = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] });
+    // A provider whose processors cannot be reached (a wrapper, like some vendor SDKs).
+    const opaque: TracerProvider = { getTracer: (name: string, version?: string) => inner.getTracer(name, version) };
+    trace.setGlobalTracerProvider(opaque);
+    handle = initObs(options());
+    expect(handle.mode).toBe('isolated');
+    expect(warnings(logs).some((m) => /isolated/.test(m))).toBe(true);
+    await startActiveObservation('isolated-root', async () => {
+      await new Promise((r) => setTimeout(r, 2));
+      startObservation('isolated-child').end();
+    });
+    await handle.flush();
+    expect(only(server, 'isolated-child').parentSpanId).toBe(only(server, 'isolated-root').spanId);
+    await inner.shutdown();
+  });
+});
