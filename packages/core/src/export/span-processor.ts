@@ -104,11 +104,14 @@ export class ObsSpanProcessor implements SpanProcessor {
   }
 
   onStart(span: Span, parentContext: Context): void {
+    // An observation's own version wins over the propagated (trace-level) one.
+    const ownVersion = span.attributes?.[ObsAttributes.VERSION];
     const late = lateAttributesOf(parentContext)?.read();
     if (late) span.setAttributes(late);
     // Explicit propagateAttributes inside the request wins over late (identify) attributes.
     const propagated = propagatedAttributesOf(parentContext);
     if (propagated) span.setAttributes(propagated);
+    if (ownVersion !== undefined && (late || propagated)) span.setAttribute(ObsAttributes.VERSION, ownVersion);
     // The processor's environment is a default: an observation that names its own keeps it.
     if (this.environment && span.attributes?.[ObsAttributes.ENVIRONMENT] === undefined) {
       span.setAttribute(ObsAttributes.ENVIRONMENT, this.environment);
