@@ -1,4 +1,4 @@
-import { context, propagation, trace, type TracerProvider } from '@opentelemetry/api';
+import { context, createContextKey, propagation, ProxyTracerProvider, trace, type TracerProvider } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -18,6 +18,8 @@ export interface ObsInitOptions extends ObsSpanProcessorOptions {
   serviceName?: string;
   /** Options of the `ObsClient` (scores, API) beyond the shared keys and base URL. */
   client?: Omit<ObsClientOptions, 'publicKey' | 'secretKey' | 'baseUrl'>;
+  /** More span processors for the provider obs registers (ignored when obs attaches to yours). */
+  spanProcessors?: SpanProcessor[];
   /** Flush on `beforeExit`, SIGTERM and SIGINT; default true. */
   flushOnExit?: boolean;
 }
@@ -109,7 +111,7 @@ function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode
       'telemetry.sdk.name': 'obs',
       'telemetry.sdk.version': SDK_VERSION,
     }),
-    spanProcessors: [processor],
+    spanProcessors: [processor, ...(options.spanProcessors ?? [])],
   });
   if (!foreign) {
     provider.register();
@@ -131,7 +133,15 @@ function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode
 function registeredProvider(): TracerProvider | undefined {
   const global = trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
   const delegate = global.getDelegate ? global.getDelegate() : global;
-  return delegate.constructor?.name === 'NoopTracerProvider' ? undefined : delegate;
+  return isNoopProvider(delegate) ? undefined : delegate;
+}
+
+/**
+ * Identity first: bundlers that minify (Next.js server bundles) rename the API's
+ * `NoopTracerProvider`, but the no-op delegate of an unregistered proxy is the same singleton.
+ */
+function isNoopProvider(provider: TracerProvider): boolean {
+  return provider === new ProxyTracerProvider().getDelegate() || provider.constructor?.name === 'NoopTracerProvider';
 }
 
 function processorsOf(provider: TracerProvider): SpanProcessor[] | undefined {
@@ -166,8 +176,10 @@ function attachProcessor(provider: TracerProvider, processor: SpanProcessor): bo
 }
 
 function ensureContextManager(): void {
-  const ctxApi = context as unknown as { _getContextManager?: () => { constructor: { name: string } } };
-  if (ctxApi._getContextManager?.().constructor.name === 'NoopContextManager') {
+  // By behaviour again (minified bundles rename NoopContextManager): does a value survive `with`?
+  const key = createContextKey('obs.probe');
+  const works = context.with(context.active().setValue(key, true), () => context.active().getValue(key) === true);
+  if (!works) {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   }

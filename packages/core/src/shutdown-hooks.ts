@@ -15,6 +15,15 @@ type Proc = {
 export function installShutdownHooks(flush: () => Promise<void>): void {
   const proc = (globalThis as { process?: Proc }).process;
   if (!proc || typeof proc.once !== 'function') return;
+  try {
+    install(proc, flush);
+  } catch (err) {
+    // Edge runtimes expose a `process` whose `once` throws: no hooks there, never an error.
+    logger.debug(`no shutdown hooks on this runtime: ${String(err)}`);
+  }
+}
+
+function install(proc: Proc, flush: () => Promise<void>): void {
   let flushedOnBeforeExit = false;
   proc.once('beforeExit', () => {
     if (flushedOnBeforeExit) return;

