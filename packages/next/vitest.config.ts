@@ -1,9 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { sharedReporters } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One real `next build` of examples/next for the suite (about half a minute on 2 cores).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 120_000,
+    reporters: sharedReporters(import.meta.dirname),
   },
 });

@@ -18,7 +18,10 @@ export interface ObsInitOptions extends ObsSpanProcessorOptions {
   serviceName?: string;
   /** Options of the `ObsClient` (scores, API) beyond the shared keys and base URL. */
   client?: Omit<ObsClientOptions, 'publicKey' | 'secretKey' | 'baseUrl'>;
-  /** More span processors for the provider obs registers (ignored when obs attaches to yours). */
+  /**
+   * More span processors for the provider obs creates, run before obs's own so they can adjust
+   * spans before export (ignored when obs attaches to an existing provider).
+   */
   spanProcessors?: SpanProcessor[];
   /** Flush on `beforeExit`, SIGTERM and SIGINT; default true. */
   flushOnExit?: boolean;
@@ -111,7 +114,7 @@ function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode
       'telemetry.sdk.name': 'obs',
       'telemetry.sdk.version': SDK_VERSION,
     }),
-    spanProcessors: [processor, ...(options.spanProcessors ?? [])],
+    spanProcessors: [...(options.spanProcessors ?? []), processor],
   });
   if (!foreign) {
     provider.register();

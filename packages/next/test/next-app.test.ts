@@ -1,0 +1,301 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { EXAMPLE_DIR, expectWholeTrace, nextEnv, startNext } from './harness.js';
+
+let server: ObsServer;
+let app: Awaited<ReturnType<typeof startNext>>;
+
+beforeAll(async () => {
+  server = await startObsServer({ quiet: true });
+  app = await startNext(
+    nextEnv({
+      OBS_BASE_URL: server.url,
+      OBS_PUBLIC_KEY: server.publicKey,
+      OBS_SECRET_KEY: server.secretKey,
+      // No timer-driven export: whatever arrives was flushed by the request itself (after()/waitUntil),
+      // as on a serverless platform that freezes the function once it has responded.
+      OBS_FLUSH_INTERVAL: '3600',
+    }),
+  );
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await server?.close();
+});
+
+beforeEach(() => server.reset());
+
+/** Waits for the spans of one trace (at least `count`), flushed by the app on its own. */
+async function traceOf(traceId: string, count: number): Promise<DecodedSpan[]> {
+  await server.waitFor(() => server.spansByTrace(traceId).length >= count, { timeoutMs: 10_000 });
+  return server.spansByTrace(traceId);
+}
+
+function byName(spans: DecodedSpan[], name: string): DecodedSpan {
+  const span = spans.find((s) => s.name === name);
+  if (!span) throw new Error(`no span "${name}" in ${spans.map((s) => s.name).join(', ')}`);
+  return span;
+}
+
+describe('next build', () => {
+  it('builds the example without contacting the obs server', () => {
+    const build = inject('nextBuild');
+    expect(build.log).toMatch(/\/api\/chat\/\[id\]/);
+    expect(build.requestsDuringBuild).toBe(0);
+  });
+});
+
+describe('route handler wrapped with withObs (Node.js runtime)', () => {
+  it('names the root after the route, records input and output, propagates identify, and sets the trace id header', async () => {
+    const res = await fetch(`${app.url}/api/chat/42`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user-id': 'user-7' },
+      body: JSON.stringify({ message: 'What is the capital of France?', password: 'hunter2' }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { id: string; answer: string };
+    expect(body).toEqual({ id: '42', answer: 'Paris is the capital of France.' });
+    const traceId = res.headers.get('x-obs-trace-id');
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+
+    const spans = await traceOf(traceId!, 2);
+    const root = byName(spans, 'POST /api/chat/[id]');
+    expect(root.parentSpanId).toBeUndefined();
+    expect(root.attributes).toMatchObject({
+      'obs.observation.type': 'span',
+      'obs.trace.name': 'POST /api/chat/[id]',
+      'http.request.method': 'POST',
+      'http.route': '/api/chat/[id]',
+      'url.path': '/api/chat/42',
+      'http.response.status_code': 200,
+      'user.id': 'user-7',
+      'session.id': '42',
+    });
+    expect(JSON.parse(String(root.attributes['obs.observation.input']))).toEqual({
+      message: 'What is the capital of France?',
+      password: '[REDACTED]',
+    });
+    expect(JSON.parse(String(root.attributes['obs.observation.output']))).toEqual(body);
+    expect(root.attributes['obs.observation.level']).toBeUndefined();
+
+    const generation = spans.find((s) => s.attributes['obs.observation.type'] === 'generation');
+    expect(generation, 'the model call is a generation').toBeDefined();
+    expect(generation!.parentSpanId).toBe(root.spanId);
+    expect(generation!.attributes).toMatchObject({ 'user.id': 'user-7', 'session.id': '42' });
+    expect(generation!.attributes['obs.trace.tags']).toEqual(['example', 'chat']);
+    expect(String(generation!.attributes['obs.observation.output'])).toContain('Paris');
+    // Node.js runtime: gzip export.
+    expect(root.compressed).toBe(true);
+    expect(expectWholeTrace(spans)).toEqual([]);
+  });
+
+  it("keeps the caller's trace when a traceparent comes in, parented to the caller's span", async () => {
+    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpan = '00f067aa0ba902b7';
+    const res = await fetch(`${app.url}/api/chat/abc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: `00-${callerTrace}-${callerSpan}-01` },
+      body: JSON.stringify({ message: 'hi' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-obs-trace-id')).toBe(callerTrace);
+    const spans = await traceOf(callerTrace, 2);
+    const root = byName(spans, 'POST /api/chat/[id]');
+    // Next's own request span sat between the two; it is not exported, so the root is re-pointed.
+    expect(root.parentSpanId).toBe(callerSpan);
+    expect(expectWholeTrace(spans, callerSpan)).toEqual([]);
+  });
+
+  it('streams the body chunk by chunk to the client and records the reassembled text as output', async () => {
+    const res = await fetch(`${app.url}/api/stream?topic=Lyon`);
+    expect(res.status).toBe(200);
+    const traceId = res.headers.get('x-obs-trace-id')!;
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const chunks: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(decoder.decode(value, { stream: true }));
+    }
+    const text = chunks.join('');
+    expect(text).toBe('Here are five facts about Lyon: it is old, it is large, it is loved, it is busy, it is green. ');
+    // The words are produced 15 ms apart: a buffered body would arrive as one chunk.
+    expect(chunks.length).toBeGreaterThan(5);
+
+    const spans = await traceOf(traceId, 2);
+    const root = byName(spans, 'GET /api/stream');
+    const generation = byName(spans, 'generate');
+    expect(root.attributes['obs.observation.output']).toBe(text);
+    expect(JSON.parse(String(root.attributes['obs.observation.input']))).toEqual({ topic: 'Lyon' });
+    expect(generation.parentSpanId).toBe(root.spanId);
+    expect(generation.attributes['obs.observation.output']).toBe(text);
+    // The root ends when the stream does, not when the handler returned: the words come 15 ms apart.
+    const words = text.trim().split(' ').length;
+    expect(root.durationMs).toBeGreaterThan(words * 10);
+    expect(expectWholeTrace(spans)).toEqual([]);
+  });
+
+  it('marks the root cancelled when the client goes away mid-stream', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${app.url}/api/stream?topic=Nantes`, { signal: controller.signal });
+    const traceId = res.headers.get('x-obs-trace-id')!;
+    const reader = res.body!.getReader();
+    await reader.read();
+    controller.abort();
+    await reader.read().catch(() => undefined);
+
+    const spans = await traceOf(traceId, 2);
+    const root = byName(spans, 'GET /api/stream');
+    expect(root.attributes['obs.observation.level']).toBe('WARNING');
+    expect(root.attributes['obs.observation.metadata.cancelled']).toBe(true);
+    const output = String(root.attributes['obs.observation.output'] ?? '');
+    expect('Here are five facts about Nantes: it is old, it is large, it is loved, it is busy, it is green. '.startsWith(output)).toBe(true);
+  });
+
+  it('records a thrown error on the root once (not again through onRequestError), with the form input', async () => {
+    const res = await fetch(`${app.url}/api/boom`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'reason=quota&token=abc',
+    });
+    expect(res.status).toBe(500);
+    await server.waitFor(() => server.spansByName('POST /api/boom').length > 0, { timeoutMs: 10_000 });
+    const [root] = server.spansByName('POST /api/boom');
+    expect(root!.attributes).toMatchObject({
+      'obs.observation.level': 'ERROR',
+      'obs.observation.status_message': 'model provider unavailable: unknown',
+      'http.response.status_code': 500,
+    });
+    expect(root!.status.code).toBe(2);
+    expect(root!.events.some((e) => e.name === 'exception')).toBe(true);
+    expect(JSON.parse(String(root!.attributes['obs.observation.input']))).toEqual({ reason: 'quota', token: '[REDACTED]' });
+    // onRequestError ran too (Next awaits it before answering) and must not have added a second observation.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.spansByTrace(root!.traceId)).toHaveLength(1);
+  });
+});
+
+describe('edge runtime', () => {
+  it('traces an edge route handler and exports its spans uncompressed', async () => {
+    const res = await fetch(`${app.url}/api/edge?text=${encodeURIComponent('is it raining?')}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ text: 'is it raining?', kind: 'question', runtime: 'edge' });
+    const traceId = res.headers.get('x-obs-trace-id')!;
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    const spans = await traceOf(traceId, 2);
+    const root = byName(spans, 'GET /api/edge');
+    const step = byName(spans, 'classify');
+    expect(step.parentSpanId).toBe(root.spanId);
+    expect(JSON.parse(String(root.attributes['obs.observation.input']))).toEqual({ text: 'is it raining?' });
+    expect(JSON.parse(String(root.attributes['obs.observation.output']))).toMatchObject({ kind: 'question' });
+    for (const s of spans) expect(s.compressed, `${s.name} sent uncompressed`).toBe(false);
+    const exports = server.requests.filter((r) => r.path.endsWith('/otel/v1/traces'));
+    expect(exports.some((r) => !r.headers['content-encoding'])).toBe(true);
+    expect(expectWholeTrace(spans)).toEqual([]);
+  });
+});
+
+describe('onRequestError', () => {
+  it('records an unwrapped route handler error as an observation named after the route', async () => {
+    const res = await fetch(`${app.url}/api/fail`);
+    expect(res.status).toBe(500);
+    await server.waitFor(() => server.spansByName('GET /api/fail').length > 0, { timeoutMs: 10_000 });
+    const [span] = server.spansByName('GET /api/fail');
+    expect(span!.attributes).toMatchObject({
+      'obs.observation.level': 'ERROR',
+      'obs.observation.status_message': 'unwrapped handler failed',
+      'obs.trace.name': 'GET /api/fail',
+      'obs.observation.metadata.next.routeType': 'route',
+      'obs.observation.metadata.next.routerKind': 'App Router',
+    });
+    expect(span!.events.some((e) => e.name === 'exception')).toBe(true);
+  });
+
+  it('records a server component render error', async () => {
+    const res = await fetch(`${app.url}/broken`);
+    expect(res.status).toBe(500);
+    await server.waitFor(() => server.spansByName('GET /broken').length > 0, { timeoutMs: 10_000 });
+    const [span] = server.spansByName('GET /broken');
+    expect(span!.attributes).toMatchObject({
+      'obs.observation.level': 'ERROR',
+      'obs.observation.status_message': 'server component failed to render',
+      'obs.observation.metadata.next.routeType': 'render',
+      'obs.observation.metadata.next.renderSource': 'react-server-components',
+    });
+    expect(span!.parentSpanId).toBeUndefined();
+  });
+});
+
+describe('server components and server actions', () => {
+  it("puts a server component's observations in the trace of the request rendering it", async () => {
+    const res = await fetch(`${app.url}/report?topic=Nice`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Nice has about 400,000 people.');
+    await server.waitFor(() => server.spansByName('summarize').length > 0 && server.spansByName('lookup').length > 0, { timeoutMs: 10_000 });
+    const [lookup] = server.spansByName('lookup');
+    const [summarize] = server.spansByName('summarize');
+    expect(lookup!.traceId).toBe(summarize!.traceId);
+    expect(lookup!.attributes['obs.observation.type']).toBe('retriever');
+    expect(expectWholeTrace(server.spansByTrace(lookup!.traceId))).toEqual([]);
+  });
+
+  it("traces a server action's observe() with the model call nested under it", async () => {
+    const manifest = JSON.parse(readFileSync(path.join(EXAMPLE_DIR, '.next/server/server-reference-manifest.json'), 'utf8')) as {
+      node: Record<string, { exportedName?: string }>;
+    };
+    const actionId = Object.entries(manifest.node).find(([, a]) => a.exportedName === 'ask')?.[0];
+    expect(actionId).toBeDefined();
+    const res = await fetch(`${app.url}/`, {
+      method: 'POST',
+      headers: { 'next-action': actionId!, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component' },
+      body: JSON.stringify(['What is six times seven?']),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('The answer is 42.');
+    await server.waitFor(() => server.spansByName('answer-question').length > 0, { timeoutMs: 10_000 });
+    const [chain] = server.spansByName('answer-question');
+    const spans = await traceOf(chain!.traceId, 2);
+    const generation = spans.find((s) => s.attributes['obs.observation.type'] === 'generation');
+    expect(generation?.parentSpanId).toBe(chain!.spanId);
+    expect(chain!.attributes['obs.observation.input']).toBe('What is six times seven?');
+    expect(expectWholeTrace(spans)).toEqual([]);
+  });
+});
+
+describe('Next.js infrastructure spans', () => {
+  it('exports none of them', async () => {
+    await fetch(`${app.url}/api/chat/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":"x"}' });
+    await fetch(`${app.url}/report?topic=Metz`).then((r) => r.text());
+    await server.waitFor(() => server.spansByName('summarize').length > 0 && server.spansByName('POST /api/chat/[id]').length > 0, {
+      timeoutMs: 10_000,
+    });
+    const scopes = new Set(server.spans().map((s) => s.scope.name));
+    expect([...scopes]).toEqual(['obs-sdk']);
+  });
+});
+
+describe('without obs configuration', () => {
+  it('serves requests normally and warns once', async () => {
+    const bare = await startNext(nextEnv({}));
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${bare.url}/api/chat/9`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'hi' }),
+        });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toEqual({ id: '9', answer: 'Paris is the capital of France.' });
+      }
+      const warnings = bare.output().split('\n').filter((line) => line.includes('[obs]'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/missing .*OBS_BASE_URL/);
+    } finally {
+      await bare.stop();
+    }
+  });
+});
