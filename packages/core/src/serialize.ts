@@ -3,11 +3,32 @@
  * whose `toJSON` throws become readable placeholders while the rest of the value survives.
  */
 export function safeStringify(value: unknown): string {
+  // Plain JSON first: V8's fast path is lost as soon as a replacer is given, and almost every
+  // captured value is plain data. Only values it cannot express go through the replacer.
+  if (isPlainData(value)) {
+    try {
+      return JSON.stringify(value);
+    } catch {
+      // circular or BigInt somewhere inside: the replacer below handles it
+    }
+  }
   try {
     return JSON.stringify(value, replacer());
   } catch {
     return stringifyFallback(value);
   }
+}
+
+/** Plain objects and arrays whose own values are not errors, maps or sets (checked one level deep). */
+function isPlainData(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return typeof value !== 'bigint' && typeof value !== 'function' && typeof value !== 'symbol';
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
+  for (const k in value) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v instanceof Error || v instanceof Map || v instanceof Set || ArrayBuffer.isView(v)) return false;
+  }
+  return true;
 }
 
 /** The attribute form of a value: strings as is, nullish omitted, anything else JSON. */

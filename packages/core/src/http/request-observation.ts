@@ -244,7 +244,9 @@ export class RequestObservation<Req = any, Res = any> {
       if (text !== undefined) span.setAttribute(ObsAttributes.OBSERVATION_INPUT, text);
     }
     const capture = o.options.captureOutput;
+    // Streamed text is already capped (with its marker) by TextCapture: never cut it twice.
     let output: unknown = this.stream ? this.stream.text() : this.outputSet ? this.output : undefined;
+    const streamed = this.stream !== undefined && typeof capture !== 'function';
     if (typeof capture === 'function' && (this.stream || this.outputSet)) {
       try {
         output = capture(output, this.res as Res);
@@ -253,7 +255,8 @@ export class RequestObservation<Req = any, Res = any> {
         output = undefined;
       }
     }
-    const text = captureValue(output, o.redactKeys, o.maxChars, this.contentType);
+    const max = streamed ? Number.MAX_SAFE_INTEGER : o.maxChars;
+    const text = captureValue(output, o.redactKeys, max, this.contentType);
     if (text !== undefined) span.setAttribute(ObsAttributes.OBSERVATION_OUTPUT, text);
   }
 

@@ -4,16 +4,25 @@ import { SDK_TRACER_NAME, SDK_VERSION } from '../version.js';
 const PROVIDER_SLOT = Symbol.for('obs.isolated_tracer_provider');
 type Slot = { [PROVIDER_SLOT]?: TracerProvider };
 
+let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
+
 /**
  * The tracer of every obs span. When `initObs` had to run an isolated provider (another
- * provider owns the global one and cannot take our processor), obs spans go there.
+ * provider owns the global one and cannot take our processor), obs spans go there. Cached per
+ * provider: this runs for every span, and the API's proxy would otherwise look it up each time.
  */
 export function getObsTracer(): Tracer {
-  const isolated = (globalThis as Slot)[PROVIDER_SLOT];
-  return (isolated ?? trace.getTracerProvider()).getTracer(SDK_TRACER_NAME, SDK_VERSION);
+  const provider = (globalThis as Slot)[PROVIDER_SLOT] ?? delegateOf(trace.getTracerProvider());
+  if (cached?.provider !== provider) cached = { provider, tracer: provider.getTracer(SDK_TRACER_NAME, SDK_VERSION) };
+  return cached.tracer;
 }
 
 /** Routes obs spans to `provider` (isolated mode); `undefined` returns to the global provider. */
 export function setObsTracerProvider(provider: TracerProvider | undefined): void {
   (globalThis as Slot)[PROVIDER_SLOT] = provider;
+}
+
+function delegateOf(provider: TracerProvider): TracerProvider {
+  const proxy = provider as TracerProvider & { getDelegate?: () => TracerProvider };
+  return proxy.getDelegate ? proxy.getDelegate() : provider;
 }

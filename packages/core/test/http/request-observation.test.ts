@@ -141,6 +141,7 @@ describe('HttpObserver / RequestObservation', () => {
     const out = server.spansByName('POST /long')[0]!.attributes['obs.observation.output'] as string;
     expect(out.startsWith('data: xxx')).toBe(true);
     expect(out).toContain(TRUNCATION_MARKER);
+    expect(out).toContain('208 more characters'); // cut once, with the true count
     expect(out.length).toBeLessThan(160);
   });
 
