@@ -16,11 +16,22 @@ export {
   type StartObservationOptions,
   type StartActiveObservationOptions,
 } from './tracing/start.js';
-export { observe, type ObserveOptions } from './tracing/observe.js';
+export { observe, type ObserveOptions, type ObserveHooks } from './tracing/observe.js';
 export { propagateAttributes, contextWithAttributes, type PropagateAttributesParams } from './tracing/propagation.js';
 export { getActiveTraceId, getActiveSpanId, createTraceId } from './tracing/ids.js';
 export { getObsTracer } from './tracing/tracer.js';
-export { wrapAsyncGenerator, wrapReadableStream, isAsyncIterator, isReadableStream } from './tracing/wrap-result.js';
+export {
+  wrapAsyncGenerator,
+  wrapReadableStream,
+  isAsyncIterator,
+  isReadableStream,
+  endObservationOnStreamEnd,
+  recordObservationError,
+  StreamCollector,
+  DEFAULT_STREAM_CAPTURE_CHARS,
+  type StreamEnd,
+  type ErrorRecorder,
+} from './tracing/wrap-result.js';
 export { TextCapture, TRUNCATION_MARKER, truncateText } from './capture.js';
 export { safeStringify, toAttributeString } from './serialize.js';
 export { flattenAttributes } from './flatten.js';

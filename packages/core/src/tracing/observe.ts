@@ -1,12 +1,15 @@
 import { context, type Context } from '@opentelemetry/api';
 import type { ObservationType } from '../attributes.js';
 import { logger } from '../logger.js';
-import { recordErrorOnSpan, type ObsObservation } from './observation.js';
+import type { ObsObservation } from './observation.js';
 import type { ObsObservationAttributes } from './observation-attributes.js';
 import { isThenable } from './settle.js';
 import { activeContextFor, startObservation } from './start.js';
 import {
   endObservationOnStreamEnd,
+  recordObservationError,
+  type ErrorRecorder,
+  type StreamEnd,
   isAsyncIterator,
   isReadableStream,
   wrapAsyncGenerator,
@@ -25,6 +28,19 @@ export interface ObserveOptions {
   captureOutput?: boolean;
   /** Extra attributes set at start (model, metadata, ...). */
   attributes?: ObsObservationAttributes;
+  /** For framework adapters: result kinds and error semantics core does not know. */
+  hooks?: ObserveHooks;
+}
+
+/** Extension points of `observe` for adapters (e.g. RxJS Observables in `@obs/nest`). */
+export interface ObserveHooks {
+  /**
+   * Wraps a result core does not recognise as a stream; return `undefined` to leave it to core.
+   * Call `end(output, how, error)` once when the wrapped stream completes, fails or is cancelled.
+   */
+  wrapResult?: (result: unknown, end: StreamEnd, ctx: Context) => unknown;
+  /** Records an error thrown or emitted by the observed code; default: level ERROR. */
+  recordError?: ErrorRecorder;
 }
 
 /**
@@ -52,30 +68,37 @@ export function observe<F extends (...args: any[]) => any>(fn: F, options: Obser
     try {
       result = context.with(ctx, () => fn.apply(this, args));
     } catch (err) {
-      recordErrorOnSpan(obs.otelSpan, err);
+      (options.hooks?.recordError ?? recordObservationError)(obs, err);
       obs.end();
       throw err;
     }
-    return handleResult(result, obs, ctx, captureOutput);
+    return handleResult(result, obs, ctx, captureOutput, options.hooks);
   };
   Object.defineProperty(wrapped, 'name', { value: fn.name });
   return wrapped as F;
 }
 
-function handleResult(result: unknown, obs: ObsObservation, ctx: Context, captureOutput: boolean): unknown {
-  if (isAsyncIterator(result)) return wrapAsyncGenerator(result, ctx, endObservationOnStreamEnd(obs, captureOutput));
-  if (isReadableStream(result)) return wrapReadableStream(result, endObservationOnStreamEnd(obs, captureOutput));
+function handleResult(result: unknown, obs: ObsObservation, ctx: Context, captureOutput: boolean, hooks?: ObserveHooks): unknown {
+  const recordError = hooks?.recordError ?? recordObservationError;
+  const end = endObservationOnStreamEnd(obs, captureOutput, recordError);
+  const custom = hooks?.wrapResult?.(result, end, ctx);
+  if (custom !== undefined) return custom;
+  if (isAsyncIterator(result)) return wrapAsyncGenerator(result, ctx, end);
+  if (isReadableStream(result)) return wrapReadableStream(result, end);
   if (isThenable(result)) {
     return Promise.resolve(result).then(
       (value) => {
         // An async function may resolve to a stream: the observation then lasts as long as it.
-        if (isAsyncIterator(value) || isReadableStream(value)) return handleResult(value, obs, ctx, captureOutput);
+        if (isAsyncIterator(value) || isReadableStream(value) || hooks?.wrapResult) {
+          const streamed = handleStreamOnly(value, ctx, end, hooks);
+          if (streamed !== undefined) return streamed;
+        }
         if (captureOutput && value !== undefined) obs.update({ output: value });
         obs.end();
         return value;
       },
       (err: unknown) => {
-        recordErrorOnSpan(obs.otelSpan, err);
+        recordError(obs, err);
         obs.end();
         throw err;
       },
@@ -84,4 +107,12 @@ function handleResult(result: unknown, obs: ObsObservation, ctx: Context, captur
   if (captureOutput && result !== undefined) obs.update({ output: result });
   obs.end();
   return result;
+}
+
+function handleStreamOnly(value: unknown, ctx: Context, end: StreamEnd, hooks?: ObserveHooks): unknown {
+  const custom = hooks?.wrapResult?.(value, end, ctx);
+  if (custom !== undefined) return custom;
+  if (isAsyncIterator(value)) return wrapAsyncGenerator(value, ctx, end);
+  if (isReadableStream(value)) return wrapReadableStream(value, end);
+  return undefined;
 }

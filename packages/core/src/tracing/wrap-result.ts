@@ -29,7 +29,7 @@ export function isReadableStream(value: unknown): value is ReadableStream<unknow
  * completion, error, or when the consumer stops early (`return()`).
  */
 export function wrapAsyncGenerator<T>(source: AsyncGenerator<T>, ctx: Context, onEnd: StreamEnd, maxChars = DEFAULT_STREAM_CAPTURE_CHARS): AsyncGenerator<T> {
-  const collected = new Collector(maxChars);
+  const collected = new StreamCollector(maxChars);
   let ended = false;
   const finish = (how: 'done' | 'error' | 'cancelled', error?: unknown) => {
     if (ended) return;
@@ -68,7 +68,7 @@ export function wrapAsyncGenerator<T>(source: AsyncGenerator<T>, ctx: Context, o
  */
 export function wrapReadableStream<T>(source: ReadableStream<T>, onEnd: StreamEnd, maxChars = DEFAULT_STREAM_CAPTURE_CHARS): ReadableStream<T> {
   const reader = source.getReader();
-  const collected = new Collector(maxChars);
+  const collected = new StreamCollector(maxChars);
   let ended = false;
   const finish = (how: 'done' | 'error' | 'cancelled', error?: unknown) => {
     if (ended) return;
@@ -98,12 +98,18 @@ export function wrapReadableStream<T>(source: ReadableStream<T>, onEnd: StreamEn
   });
 }
 
+/** How an error thrown by observed code is recorded (adapters may soften client errors). */
+export type ErrorRecorder = (obs: ObsObservation, error: unknown) => void;
+
+/** The default: level ERROR, status message, OTel status ERROR and an exception event. */
+export const recordObservationError: ErrorRecorder = (obs, error) => recordErrorOnSpan(obs.otelSpan, error);
+
 /** Ends `obs` the way a wrapped stream ended. */
-export function endObservationOnStreamEnd(obs: ObsObservation, captureOutput: boolean): StreamEnd {
+export function endObservationOnStreamEnd(obs: ObsObservation, captureOutput: boolean, recordError: ErrorRecorder = recordObservationError): StreamEnd {
   return (output, how, error) => {
     try {
       if (captureOutput) obs.update({ output });
-      if (how === 'error') recordErrorOnSpan(obs.otelSpan, error);
+      if (how === 'error') recordError(obs, error);
       if (how === 'cancelled') obs.update({ metadata: { cancelled: true } });
     } finally {
       obs.end();
@@ -111,24 +117,33 @@ export function endObservationOnStreamEnd(obs: ObsObservation, captureOutput: bo
   };
 }
 
-/** Collects streamed values: text chunks join into one string, other values into an array. */
-class Collector {
+/**
+ * Collects streamed values for an output: text chunks join into one capped string, other values
+ * into a list (at most 1,000); a single non-text value is kept as it is.
+ */
+export class StreamCollector {
   private text?: TextCapture;
   private items: unknown[] = [];
   private count = 0;
 
-  constructor(private readonly maxChars: number) {}
+  constructor(private readonly maxChars = DEFAULT_STREAM_CAPTURE_CHARS) {}
+
+  /** Whether nothing was pushed. */
+  get empty(): boolean {
+    return this.count === 0;
+  }
 
   push(value: unknown): void {
+    this.count++;
     if (typeof value === 'string' || value instanceof Uint8Array) {
       this.text ??= new TextCapture(this.maxChars);
       this.text.push(value);
-    } else if (this.count++ < 1000) this.items.push(value);
+    } else if (this.items.length < 1000) this.items.push(value);
   }
 
   value(): unknown {
     if (this.text && this.items.length === 0) return this.text.text();
     if (this.text) return [...this.items, this.text.text()];
-    return this.items;
+    return this.count === 1 ? this.items[0] : this.items;
   }
 }

@@ -1,0 +1,70 @@
+import { Global, Module, type DynamicModule, type MiddlewareConsumer, type NestModule, type Provider } from '@nestjs/common';
+import { APP_INTERCEPTOR, ApplicationConfig, ModulesContainer } from '@nestjs/core';
+import { ObsRuntime } from './obs-runtime.js';
+import { ObsInterceptor } from './obs.interceptor.js';
+import { ObsRequestMiddleware } from './obs.middleware.js';
+import { ObsService } from './obs.service.js';
+import { OBS_MODULE_OPTIONS, type ObsModuleAsyncOptions, type ObsNestOptions } from './options.js';
+import { NestRouteResolver, type ModulesSource, type RouteConfigSource } from './route-resolver.js';
+
+/**
+ * Traces every HTTP request of a Nest app into obs: imported once in the root module, it
+ * registers (globally) a middleware that starts each request's root observation before guards,
+ * an interceptor that names it after the route, runs `identify` after guards and records input,
+ * output and errors, `ObsService`, and a flush on application shutdown.
+ *
+ * @example
+ * ```ts
+ * @Module({ imports: [ObsModule.forRoot({ identify: (req) => ({ userId: req.user?.id }) })] })
+ * export class AppModule {}
+ * ```
+ */
+@Global()
+@Module({})
+export class ObsModule implements NestModule {
+  /** Registers obs with fixed options; without `options.obs`, obs is configured from `OBS_*`. */
+  static forRoot(options: ObsNestOptions = {}): DynamicModule {
+    return ObsModule.withOptions({ provide: OBS_MODULE_OPTIONS, useValue: options });
+  }
+
+  /** Registers obs with options made by a factory (e.g. from a `ConfigService` of an imported module). */
+  static forRootAsync(options: ObsModuleAsyncOptions): DynamicModule {
+    return ObsModule.withOptions(
+      { provide: OBS_MODULE_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
+      options.imports,
+    );
+  }
+
+  private static withOptions(optionsProvider: Provider, imports: DynamicModule['imports'] = []): DynamicModule {
+    return {
+      module: ObsModule,
+      global: true,
+      imports,
+      providers: [
+        optionsProvider,
+        {
+          provide: ObsRuntime,
+          useFactory: (options: ObsNestOptions | undefined) => new ObsRuntime(options ?? {}),
+          inject: [OBS_MODULE_OPTIONS],
+        },
+        {
+          provide: NestRouteResolver,
+          useFactory: (config?: RouteConfigSource, modules?: ModulesSource) => new NestRouteResolver(config, modules),
+          inject: [
+            { token: ApplicationConfig, optional: true },
+            { token: ModulesContainer, optional: true },
+          ],
+        },
+        ObsService,
+        ObsRequestMiddleware,
+        { provide: APP_INTERCEPTOR, useClass: ObsInterceptor },
+      ],
+      exports: [ObsService, OBS_MODULE_OPTIONS],
+    };
+  }
+
+  /** @internal Starts the root observation before guards, for every route. */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(ObsRequestMiddleware).forRoutes('{*path}');
+  }
+}

@@ -1,0 +1,152 @@
+import { errorMessage, HttpObserver, logger, type ObsHttpOptions, type RequestObservation } from '@obs/core';
+import { IdentifyGate } from './identify-gate.js';
+import { platformRoute } from './route-resolver.js';
+
+/** One request's root observation and what the middleware and the interceptor learnt about it. */
+export class TrackedRequest {
+  /** The request object guards and handlers see (Fastify: `FastifyRequest`; Express: `raw` itself). */
+  req: any;
+  /** The response object handlers see. */
+  res: any;
+  /** The interceptor set the route from the handler's metadata. */
+  routed = false;
+  /** The interceptor recorded the input. */
+  inputSet = false;
+
+  constructor(
+    readonly ro: RequestObservation,
+    /** URL path without the query string. */
+    readonly path: string,
+    readonly raw: any,
+    readonly rawRes: any,
+    readonly gate: IdentifyGate | undefined,
+  ) {
+    this.req = raw;
+    this.res = rawRes;
+  }
+
+  /** Records the parsed body, else the query, of the request. */
+  captureInput(): void {
+    this.inputSet = true;
+    const body = this.req?.body;
+    // Express 5 parses the query string on every read of req.query: read it only when needed.
+    if (hasContent(body)) this.ro.setInput(body);
+    else this.ro.setInput(undefined, this.req?.query);
+  }
+
+  /**
+   * Runs `identify` now that guards ran. Returns a Promise when the caller should wait for it
+   * (identify is async, or an early call was held), so the handler's spans carry its attributes.
+   */
+  identifyNow(): Promise<void> | undefined {
+    const held = this.gate?.release();
+    const direct = this.ro.identify();
+    return held ?? (direct || undefined);
+  }
+}
+
+const IGNORED = Symbol('obs.ignored');
+/** Where a raw request keeps its state: a symbol-keyed property is cheaper than a WeakMap entry. */
+const TRACKED = Symbol('obs.nest.request');
+
+type Carrier = { [TRACKED]?: TrackedRequest | typeof IGNORED };
+
+/**
+ * Starts and ends the root observation of each request, kept on the platform's raw Node.js
+ * request so the middleware (which sees the raw request under Fastify) and the interceptor
+ * (which sees the framework's) find the same one. One tracker per `ObsModule`.
+ */
+export class RequestTracker {
+  readonly observer: HttpObserver;
+  private readonly userIdentify: ObsHttpOptions['identify'];
+
+  constructor(options: ObsHttpOptions) {
+    this.userIdentify = options.identify;
+    const captureInput = options.captureInput;
+    this.observer = new HttpObserver({
+      ...options,
+      // Identify and captureInput see the request the guards saw, and identify waits for them.
+      identify: this.userIdentify ? (raw: unknown) => this.identify(raw) : undefined,
+      captureInput:
+        typeof captureInput === 'function' ? (raw: unknown) => captureInput(this.lookup(raw)?.req ?? raw) : captureInput,
+    });
+  }
+
+  /** The tracked request of `req` (raw or framework request), if any. */
+  lookup(req: any): TrackedRequest | undefined {
+    const known = req && typeof req === 'object' ? ((req.raw ?? req) as Carrier)[TRACKED] : undefined;
+    return known === IGNORED ? undefined : known;
+  }
+
+  /**
+   * Starts the root observation of a request, or returns the one started already (the
+   * interceptor calls this too, for requests no middleware saw). Undefined when ignored.
+   */
+  begin(req: any, res: any): TrackedRequest | undefined {
+    const raw: Carrier & Record<string, any> = req?.raw ?? req;
+    if (!raw || typeof raw !== 'object') return undefined;
+    const known = raw[TRACKED];
+    if (known !== undefined) return known === IGNORED ? undefined : known;
+    try {
+      const method = String(raw.method ?? 'GET');
+      const path = pathOf(raw.originalUrl ?? raw.url);
+      if (this.observer.ignores(method, path, raw)) {
+        raw[TRACKED] = IGNORED;
+        return undefined;
+      }
+      const rawRes = res?.raw ?? res;
+      const ro = this.observer.start({ req: raw, method, path });
+      const tracked: TrackedRequest = new TrackedRequest(
+        ro,
+        path,
+        raw,
+        rawRes,
+        this.userIdentify ? new IdentifyGate(() => this.userIdentify!(tracked.req)) : undefined,
+      );
+      raw[TRACKED] = tracked;
+      const header = this.observer.traceIdHeader;
+      if (header && rawRes && !rawRes.headersSent) rawRes.setHeader(header, ro.traceId);
+      // 'close' follows 'finish' on a complete response and also fires when the client left.
+      rawRes?.on?.('close', () => this.end(tracked));
+      return tracked;
+    } catch (err) {
+      logger.warn(`@obs/nest: could not start the request observation: ${errorMessage(err)}`);
+      raw[TRACKED] = IGNORED;
+      return undefined;
+    }
+  }
+
+  private identify(raw: unknown) {
+    const tracked = this.lookup(raw);
+    return tracked?.gate ? tracked.gate.call() : this.userIdentify!(raw);
+  }
+
+  private end(tracked: TrackedRequest): void {
+    try {
+      const res = tracked.rawRes;
+      const aborted = !res.writableFinished;
+      const statusCode: number | undefined = res.headersSent || !aborted ? res.statusCode : undefined;
+      // A request a guard refused never reached the interceptor: name it after the route the
+      // platform matched. A 404 matched only the platform's catch-all, so it keeps its path.
+      if (!tracked.routed && statusCode !== 404) tracked.ro.setRoute(platformRoute(tracked.req));
+      if (!tracked.inputSet) tracked.captureInput();
+      const waiting = tracked.identifyNow();
+      if (waiting) void waiting.then(() => tracked.ro.finish({ statusCode, aborted }));
+      else tracked.ro.finish({ statusCode, aborted });
+    } catch (err) {
+      logger.warn(`@obs/nest: could not end the request observation: ${errorMessage(err)}`);
+      tracked.ro.finish({});
+    }
+  }
+}
+
+function pathOf(url: unknown): string {
+  if (typeof url !== 'string' || url === '') return '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+function hasContent(body: unknown): boolean {
+  if (body === undefined || body === null || body === '') return false;
+  return typeof body !== 'object' || Buffer.isBuffer(body) || Object.keys(body).length > 0;
+}

@@ -1,0 +1,95 @@
+import { Controller, Get, Module, Param } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { getObsHandle } from '@obs/core';
+import { startObsServer, type ObsServer } from '@obs/local-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ObsModule, Observe } from '../src/index.js';
+import { getJson, sleep } from './support/harness.js';
+
+class Work {
+  @Observe()
+  async step(n: number): Promise<number> {
+    await sleep(n);
+    return n;
+  }
+}
+
+@Controller('jobs')
+class JobsController {
+  private readonly work = new Work();
+
+  @Get(':ms')
+  async run(@Param('ms') ms: string) {
+    return { done: await this.work.step(Number(ms)) };
+  }
+}
+
+let server: ObsServer;
+
+beforeAll(async () => {
+  server = await startObsServer({ quiet: true });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('application shutdown', () => {
+  it('app.close() flushes every accepted span, including a request in flight, and shuts down the obs it started', async () => {
+    expect(getObsHandle()).toBeUndefined();
+    @Module({
+      imports: [
+        ObsModule.forRoot({
+          // No initObs before: the module initialises obs. A long interval and a large batch, so
+          // only the shutdown flush can have sent the spans.
+          obs: { baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 600, flushAt: 1000, flushOnExit: false },
+        }),
+      ],
+      controllers: [JobsController],
+    })
+    class ShutdownAppModule {}
+
+    const app = await NestFactory.create(ShutdownAppModule, { logger: false });
+    await app.listen(0, '127.0.0.1');
+    const base = await app.getUrl();
+    expect(getObsHandle()).toBeDefined();
+
+    for (const ms of [1, 2, 3]) expect(await getJson(`${base}/jobs/${ms}`)).toEqual({ done: ms });
+    const inFlight = getJson(`${base}/jobs/300`);
+    await sleep(50);
+    expect(server.spans()).toHaveLength(0);
+
+    await app.close();
+    expect(await inFlight).toEqual({ done: 300 });
+    const roots = server.spansByName('GET /jobs/:ms');
+    expect(roots.map((s) => s.attributes['url.path']).sort()).toEqual(['/jobs/1', '/jobs/2', '/jobs/3', '/jobs/300']);
+    expect(server.spansByName('Work.step')).toHaveLength(4);
+    // The module owned obs, so it shut it down.
+    expect(getObsHandle()).toBeUndefined();
+  });
+
+  it('two apps sharing the obs an ObsModule started: the first to close only flushes, the last shuts it down', async () => {
+    server.reset();
+    const obs = { baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 600, flushOnExit: false };
+    const make = async () => {
+      @Module({ imports: [ObsModule.forRoot({ obs })], controllers: [JobsController] })
+      class SharedAppModule {}
+      const app = await NestFactory.create(SharedAppModule, { logger: false });
+      await app.listen(0, '127.0.0.1');
+      return { app, base: await app.getUrl() };
+    };
+    const first = await make();
+    const second = await make();
+    const handle = getObsHandle();
+    expect(handle).toBeDefined();
+
+    await getJson(`${first.base}/jobs/1`);
+    await first.app.close();
+    expect(server.spansByName('GET /jobs/:ms')).toHaveLength(1);
+    expect(getObsHandle()).toBe(handle);
+
+    await getJson(`${second.base}/jobs/2`);
+    await second.app.close();
+    expect(server.spansByName('GET /jobs/:ms').map((s) => s.attributes['url.path'])).toEqual(['/jobs/1', '/jobs/2']);
+    expect(getObsHandle()).toBeUndefined();
+  });
+});

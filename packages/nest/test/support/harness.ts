@@ -1,0 +1,71 @@
+import { get } from 'node:http';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { initObs, type ObsHandle } from '@obs/core';
+import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
+
+/** The local obs server and the process's obs handle (one per test file: each runs in its own process). */
+export interface ObsHarness {
+  server: ObsServer;
+  handle: ObsHandle;
+}
+
+export async function startObs(): Promise<ObsHarness> {
+  const server = await startObsServer({ quiet: true });
+  const handle = initObs({
+    baseUrl: server.url,
+    publicKey: server.publicKey,
+    secretKey: server.secretKey,
+    flushInterval: 0.05,
+    flushOnExit: false,
+  });
+  return { server, handle };
+}
+
+/** A real Nest app (Express platform) built with `@nestjs/testing`, initialised and ready for supertest. */
+export async function createApp(
+  module: Type<unknown> | DynamicModule,
+  setup?: (app: INestApplication) => void,
+): Promise<INestApplication> {
+  const ref = await Test.createTestingModule({ imports: [module] }).compile();
+  const app = ref.createNestApplication({ logger: false });
+  setup?.(app);
+  await app.init();
+  return app;
+}
+
+/** The root observation (no parent) of a trace. */
+export function rootOf(server: ObsServer, traceId: string): DecodedSpan {
+  const root = server.spansByTrace(traceId).find((s) => !s.parentSpanId);
+  if (!root) throw new Error(`no root span for trace ${traceId}; spans: ${server.spans().map((s) => s.name).join(', ')}`);
+  return root;
+}
+
+/** The one span with this name (fails when there is none or several). */
+export function only(server: ObsServer, name: string | RegExp): DecodedSpan {
+  const spans = server.spansByName(name);
+  if (spans.length !== 1) {
+    throw new Error(`expected one span named ${String(name)}, got ${spans.length}: ${server.spans().map((s) => s.name).join(', ')}`);
+  }
+  return spans[0]!;
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** GET a JSON body on a fresh connection (no keep-alive, so a closing server need not wait for it). */
+export function getJson(url: string, headers: Record<string, string> = {}): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(body));
+        } catch (err) {
+          reject(new Error(`${res.statusCode} ${body}: ${String(err)}`));
+        }
+      });
+    }).on('error', reject);
+  });
+}
