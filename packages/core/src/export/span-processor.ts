@@ -6,6 +6,7 @@ import { resolveConnection, type ObsConnectionOptions } from '../config.js';
 import { readEnv, readEnvNumber } from '../env.js';
 import { logger } from '../logger.js';
 import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
+import { SDK_TRACER_NAME } from '../version.js';
 import { lateAttributesOf } from '../tracing/late-attributes.js';
 import { propagatedAttributesOf } from '../tracing/propagation.js';
 import { resolveCompression } from './compression.js';
@@ -117,7 +118,8 @@ export class ObsSpanProcessor implements SpanProcessor {
       span.setAttribute(ObsAttributes.ENVIRONMENT, this.environment);
     }
     if (this.release) span.setAttribute(ObsAttributes.RELEASE, this.release);
-    if (parentContext.getValue(IN_OBS_TRACE_KEY)) markInObsTrace(span);
+    // obs-sdk spans are exported by scope; only other tracers' spans need the mark.
+    if (parentContext.getValue(IN_OBS_TRACE_KEY) && span.instrumentationScope?.name !== SDK_TRACER_NAME) markInObsTrace(span);
   }
 
   onEnd(span: ReadableSpan): void {

@@ -43,13 +43,22 @@ export function propagateAttributes<T>(params: PropagateAttributesParams, fn: ()
   return context.with(ctx, fn);
 }
 
-/** The context `propagateAttributes` would run in; adapters use it to avoid an extra closure. */
-export function contextWithAttributes(parent: Context, params: PropagateAttributesParams): Context {
+/**
+ * The context `propagateAttributes` would run in; adapters use it to avoid an extra closure.
+ * By default the attributes also go on the span active in `parent` (a request's root is part of
+ * the trace too); `setOnActiveSpan: false` composes a context for later use without touching it.
+ */
+export function contextWithAttributes(
+  parent: Context,
+  params: PropagateAttributesParams,
+  options: { setOnActiveSpan?: boolean } = {},
+): Context {
   const outer = parent.getValue(PROPAGATED_ATTRIBUTES_KEY) as PropagatedState | undefined;
   const state = mergeState(outer, validate(params ?? {}));
-  // The span active where attributes are set (e.g. a request's root) is part of the trace too.
-  const active = trace.getSpan(parent);
-  if (active?.isRecording()) active.setAttributes(state.attributes);
+  if (options.setOnActiveSpan !== false) {
+    const active = trace.getSpan(parent);
+    if (active?.isRecording()) active.setAttributes(state.attributes);
+  }
   return parent.setValue(PROPAGATED_ATTRIBUTES_KEY, state).setValue(IN_OBS_TRACE_KEY, true);
 }
 

@@ -13,6 +13,11 @@ export interface StartObservationOptions {
   asType?: ObservationType;
   /** Parent to attach to instead of the active span (e.g. from another process). */
   parentSpanContext?: SpanContext;
+  /**
+   * Context to start in instead of the active one: its span is the parent and its propagated
+   * attributes apply (for work recorded later than it ran, e.g. queued callbacks).
+   */
+  parentContext?: Context;
   startTime?: TimeInput;
 }
 
@@ -29,7 +34,7 @@ export function startObservation(
   options?: StartObservationOptions,
 ): ObsObservation {
   const type = normaliseType(options?.asType);
-  const parent = parentContext(options?.parentSpanContext);
+  const parent = parentContext(options?.parentSpanContext, options?.parentContext);
   const span = getObsTracer().startSpan(
     String(name),
     { startTime: options?.startTime, attributes: toSpanAttributes(attributes ?? {}, type) },
@@ -52,7 +57,7 @@ export function startActiveObservation<T>(
   options?: StartActiveObservationOptions,
 ): T {
   const obs = startObservation(name, undefined, options);
-  const ctx = activeContextFor(obs, parentContext(options?.parentSpanContext));
+  const ctx = activeContextFor(obs, parentContext(options?.parentSpanContext, options?.parentContext));
   const endOnExit = options?.endOnExit !== false;
   let result: T;
   try {
@@ -89,9 +94,9 @@ export function setActiveTraceAsPublic(): void {
   trace.getActiveSpan()?.setAttribute(ObsAttributes.TRACE_PUBLIC, true);
 }
 
-function parentContext(parentSpanContext: SpanContext | undefined): Context {
-  const active = context.active();
-  return parentSpanContext ? trace.setSpanContext(active, parentSpanContext) : active;
+function parentContext(parentSpanContext: SpanContext | undefined, base: Context | undefined): Context {
+  const ctx = base ?? context.active();
+  return parentSpanContext ? trace.setSpanContext(ctx, parentSpanContext) : ctx;
 }
 
 function normaliseType(type: ObservationType | undefined): ObservationType {

@@ -1,0 +1,110 @@
+/** What a model run's callbacks say about the generation: model, parameters, tools, output, usage. */
+import { isMessage, toPlain, toPlainMessage } from './convert.js';
+import { usageDetails } from './usage.js';
+
+/** Invocation parameters that are not model parameters (they are input, or the model name). */
+const NOT_PARAMETERS = new Set(['tools', 'functions', 'tool_choice', 'messages', 'model', 'model_name', 'modelName', 'prompt']);
+
+/** LangSmith's normalised parameters in run metadata, used when the model reports none. */
+const LS_PARAMETERS: Record<string, string> = { ls_temperature: 'temperature', ls_max_tokens: 'max_tokens', ls_stop: 'stop' };
+
+export interface GenerationStart {
+  input: unknown;
+  model?: string;
+  modelParameters?: Record<string, unknown>;
+  provider?: string;
+}
+
+export interface GenerationEnd {
+  output: unknown;
+  usageDetails?: Record<string, number>;
+  /** The model name the response reports. */
+  model?: string;
+  finishReason?: string;
+}
+
+type Dict = Record<string, unknown>;
+
+/**
+ * The start of a chat model or LLM run. `input` is the messages (made plain) or prompt strings;
+ * tools offered to the model are added to it, since they are part of what the model was asked.
+ */
+export function generationStart(input: unknown, extraParams: Dict | undefined, metadata: Dict | undefined): GenerationStart {
+  const invocation = asDict(extraParams?.['invocation_params']);
+  const callOptions = asDict(extraParams?.['options']);
+  const tools = invocation?.['tools'] ?? callOptions?.['tools'] ?? invocation?.['functions'];
+  const toolChoice = invocation?.['tool_choice'] ?? callOptions?.['tool_choice'];
+  const out: GenerationStart = {
+    input: tools !== undefined || toolChoice !== undefined ? withTools(input, tools, toolChoice) : input,
+  };
+  const model = str(invocation?.['model']) ?? str(invocation?.['model_name']) ?? str(invocation?.['modelName']) ?? str(metadata?.['ls_model_name']);
+  if (model) out.model = model;
+  const params: Dict = {};
+  let any = false;
+  if (metadata) {
+    for (const key in LS_PARAMETERS) {
+      const v = metadata[key];
+      if (v !== undefined && v !== null) {
+        params[LS_PARAMETERS[key]!] = v;
+        any = true;
+      }
+    }
+  }
+  if (invocation) {
+    for (const key in invocation) {
+      const v = invocation[key];
+      if (v === undefined || NOT_PARAMETERS.has(key)) continue;
+      params[key] = v;
+      any = true;
+    }
+  }
+  if (any) out.modelParameters = params;
+  const provider = str(metadata?.['ls_provider']);
+  if (provider) out.provider = provider;
+  return out;
+}
+
+function withTools(input: unknown, tools: unknown, toolChoice: unknown): Dict {
+  const out: Dict = { messages: input };
+  if (tools !== undefined) out['tools'] = tools;
+  if (toolChoice !== undefined) out['tool_choice'] = toolChoice;
+  return out;
+}
+
+interface GenerationLike {
+  text?: string;
+  message?: unknown;
+  generationInfo?: Dict;
+}
+
+/** The end of a model run, from its `LLMResult`. */
+export function generationEnd(result: { generations?: GenerationLike[][]; llmOutput?: Dict } | undefined): GenerationEnd {
+  const candidates = (result?.generations ?? []).flat().filter((g): g is GenerationLike => !!g);
+  const outputs = candidates.map((g) => (isMessage(g.message) ? toPlainMessage(g.message) : (g.text ?? toPlain(g))));
+  const out: GenerationEnd = { output: outputs.length === 1 ? outputs[0] : outputs };
+  let usage: Dict | undefined;
+  let model: string | undefined;
+  let finishReason: string | undefined;
+  for (const g of candidates) {
+    const msg = asDict(g.message);
+    const rm = asDict(msg?.['response_metadata']);
+    usage ??= asDict(msg?.['usage_metadata']);
+    model ??= str(rm?.['model_name']) ?? str(rm?.['model']) ?? str(g.generationInfo?.['model_name']);
+    finishReason ??= str(rm?.['finish_reason']) ?? str(rm?.['stop_reason']) ?? str(g.generationInfo?.['finish_reason']);
+  }
+  const llmOutput = result?.llmOutput;
+  model ??= str(llmOutput?.['model_name']) ?? str(llmOutput?.['model']);
+  const details = usageDetails(usage, asDict(llmOutput?.['tokenUsage']));
+  if (details) out.usageDetails = details;
+  if (model) out.model = model;
+  if (finishReason) out.finishReason = finishReason;
+  return out;
+}
+
+function asDict(v: unknown): Dict | undefined {
+  return typeof v === 'object' && v !== null ? (v as Dict) : undefined;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}

@@ -1,0 +1,57 @@
+import { CONTROL_METADATA_KEYS } from './options.js';
+
+type Dict = Record<string, unknown>;
+
+/** Tags LangChain adds to its own plumbing runs (LangGraph's `__start__`, channel writes, ...). */
+export const HIDDEN_TAG = 'langsmith:hidden';
+
+/** LangChain's positional tags (`seq:step:2`, `graph:step:1`, `map:key:x`): the tree shows the position. */
+const POSITION_TAG = /^(?:seq:step:|graph:step:|map:key:)/;
+
+/**
+ * LangSmith bookkeeping in run metadata: `ls_*` (provider, model and parameters become generation
+ * fields), package `versions`, and `checkpoint_ns` (repeats `langgraph_checkpoint_ns`).
+ */
+function isPlumbingKey(key: string): boolean {
+  return (key.charCodeAt(0) === 108 && key.startsWith('ls_')) || key === 'versions' || key === 'checkpoint_ns';
+}
+
+/**
+ * The metadata an observation shows for its run: the run's metadata without the keys it inherited
+ * unchanged from its parent run (LangChain copies a parent's metadata into every descendant, so
+ * each observation would otherwise repeat the whole tree's), without the handler's control keys
+ * and LangSmith bookkeeping, plus the run's own tags.
+ */
+export function observationMetadata(
+  metadata: Dict | undefined,
+  parentMetadata: Dict | undefined,
+  tags: string[] | undefined,
+  parentTags: string[] | undefined,
+): Dict | undefined {
+  let out: Dict | undefined;
+  if (metadata) {
+    for (const key in metadata) {
+      const v = metadata[key];
+      if (v === undefined || CONTROL_METADATA_KEYS.has(key) || isPlumbingKey(key)) continue;
+      if (parentMetadata && parentMetadata[key] === v) continue;
+      (out ??= {})[key] = v;
+    }
+  }
+  if (tags && tags.length > 0) {
+    let own: string[] | undefined;
+    for (const t of tags) {
+      if (t === HIDDEN_TAG || POSITION_TAG.test(t) || parentTags?.includes(t)) continue;
+      (own ??= []).push(t);
+    }
+    if (own) (out ??= {})['tags'] = own;
+  }
+  return out;
+}
+
+/** `obsPrompt` run metadata: `{ name, version }` of the obs prompt a generation used. */
+export function promptOf(metadata: Dict | undefined): { name: string; version: number; isFallback?: boolean } | undefined {
+  const p = metadata?.['obsPrompt'] as { name?: unknown; version?: unknown; isFallback?: unknown } | undefined;
+  if (!p || typeof p !== 'object' || typeof p.name !== 'string') return undefined;
+  const version = typeof p.version === 'number' ? p.version : Number(p.version);
+  return p.isFallback === true ? { name: p.name, version, isFallback: true } : { name: p.name, version };
+}

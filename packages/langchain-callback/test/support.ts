@@ -1,0 +1,72 @@
+/** Shared test setup: a real local obs server, obs initialised against it, span lookups. */
+import { awaitAllCallbacks } from '@langchain/core/callbacks/promises';
+import { initObs, type ObsHandle } from '@obs/core';
+import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+
+export interface Harness {
+  server: ObsServer;
+  handle: ObsHandle;
+}
+
+/** Starts the server and initObs once per file; resets spans before each test. */
+export function useObsServer(): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    h.server = await startObsServer({ quiet: true });
+    h.handle = initObs({ baseUrl: h.server.url, publicKey: h.server.publicKey, secretKey: h.server.secretKey, flushInterval: 0.05 });
+  });
+  beforeEach(() => h.server.reset());
+  afterAll(async () => {
+    await h.handle?.shutdown();
+    await h.server?.close();
+  });
+  return h;
+}
+
+/** Waits for LangChain's queued callbacks, then for every ended span to reach the server. */
+export async function settle(h: Harness): Promise<DecodedSpan[]> {
+  await awaitAllCallbacks();
+  await h.handle.flush();
+  return h.server.spans();
+}
+
+export function attr(span: DecodedSpan | undefined, key: string): unknown {
+  return span?.attributes[key];
+}
+
+export function type(span: DecodedSpan | undefined): unknown {
+  return attr(span, 'obs.observation.type');
+}
+
+export function json(span: DecodedSpan | undefined, key: 'input' | 'output' | 'model.parameters' | 'usage_details'): any {
+  const v = attr(span, `obs.observation.${key}`);
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
+/** The one span with this name (fails loudly when there are none or several). */
+export function one(spans: DecodedSpan[], name: string | RegExp): DecodedSpan {
+  const found = spans.filter((s) => (typeof name === 'string' ? s.name === name : name.test(s.name)));
+  if (found.length !== 1) throw new Error(`expected one span named ${String(name)}, found ${found.length}: ${spans.map((s) => s.name).join(', ')}`);
+  return found[0]!;
+}
+
+export function childrenOf(spans: DecodedSpan[], parent: DecodedSpan): DecodedSpan[] {
+  return spans.filter((s) => s.parentSpanId === parent.spanId && s.traceId === parent.traceId);
+}
+
+/** Every span below `root` (root included). */
+export function subtree(spans: DecodedSpan[], root: DecodedSpan): DecodedSpan[] {
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...childrenOf(spans, out[i]!));
+  return out;
+}
+
+export function metadata(span: DecodedSpan | undefined, key: string): unknown {
+  return attr(span, `obs.observation.metadata.${key}`);
+}

@@ -1,0 +1,89 @@
+/**
+ * Cross-package: a LangChain chain traced by @obs/langchain inside an @obs/express request nests
+ * under the request's root observation and carries what the request's identify() returned.
+ */
+import { ChatPromptTemplate } from '@langchain/core/prompts';
+import { StringOutputParser } from '@langchain/core/output_parsers';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
+import { initObs, type ObsHandle } from '@obs/core';
+import { obsErrorHandler, obsMiddleware } from '@obs/express';
+import { CallbackHandler } from '@obs/langchain';
+import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
+import express from 'express';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let server: ObsServer;
+let obs: ObsHandle;
+
+beforeAll(async () => {
+  server = await startObsServer({ quiet: true });
+  obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 0.05, flushOnExit: false });
+});
+afterAll(async () => {
+  await obs?.shutdown();
+  await server?.close();
+});
+
+function app(handler: CallbackHandler) {
+  const chain = ChatPromptTemplate.fromMessages([['human', 'Answer ticket {id}: {question}']])
+    .pipe(new FakeListChatModel({ responses: ['Refund approved.'], sleep: 5 }))
+    .pipe(new StringOutputParser());
+  const a = express();
+  a.use(obsMiddleware({ identify: (req) => ({ userId: String(req.headers['x-user'] ?? 'anonymous'), tags: ['api'] }) }));
+  a.use(express.json());
+  a.post('/chat/:id', async (req, res) => {
+    const answer = await chain.invoke({ id: req.params.id, question: req.body.question }, { callbacks: [handler] });
+    res.json({ answer });
+  });
+  a.use(obsErrorHandler());
+  return a;
+}
+
+const attr = (s: DecodedSpan | undefined, k: string) => s?.attributes[k];
+
+describe('@obs/langchain inside an @obs/express request', () => {
+  it('each request’s chain nests under its own root observation and carries identify()’s user, 4 concurrent requests', async () => {
+    for (const background of [false, true]) {
+      server.reset();
+      const handler = new CallbackHandler({ sessionId: 'support-session', background });
+      const a = app(handler);
+      const responses = await Promise.all(
+        [1, 2, 3, 4].map((i) => request(a).post(`/chat/${i}`).set('x-user', `user-${i}`).send({ question: `refund ${i}?` })),
+      );
+      for (const r of responses) expect(r.body).toEqual({ answer: 'Refund approved.' });
+      await handler.flush();
+      const spans = server.spans();
+
+      for (const [idx, r] of responses.entries()) {
+        const i = idx + 1;
+        const traceId = r.headers['x-obs-trace-id'] as string;
+        expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+        const trace = spans.filter((s) => s.traceId === traceId);
+        const root = trace.find((s) => s.name === 'POST /chat/:id');
+        expect(root, `request ${i} root`).toBeDefined();
+        expect(root!.parentSpanId).toBeUndefined();
+        const chain = trace.find((s) => s.name === 'RunnableSequence');
+        expect(chain, `chain of request ${i}`).toBeDefined();
+        expect(chain!.parentSpanId).toBe(root!.spanId);
+        expect(JSON.parse(attr(chain, 'obs.observation.input') as string)).toEqual({ id: String(i), question: `refund ${i}?` });
+        const runs = trace.filter((s) => s.parentSpanId === chain!.spanId);
+        expect(runs.map((s) => s.name).sort()).toEqual(['ChatPromptTemplate', 'FakeListChatModel', 'StrOutputParser']);
+        for (const s of [chain!, ...runs]) {
+          expect(attr(s, 'user.id'), s.name).toBe(`user-${i}`);
+          expect(attr(s, 'session.id'), s.name).toBe('support-session');
+          expect(attr(s, 'obs.trace.tags'), s.name).toEqual(expect.arrayContaining(['api']));
+        }
+        // Inline callbacks: the chain's observations end within the request's (OpenTelemetry
+        // anchors each span's clock to Date.now() at its start, so clocks agree within 1 ms).
+        if (!background) {
+          for (const s of [chain!, ...runs]) {
+            expect(Number(s.endTimeUnixNano - root!.endTimeUnixNano) / 1e6, `${s.name} ends within request ${i}`).toBeLessThanOrEqual(1);
+            expect(Number(root!.startTimeUnixNano - s.startTimeUnixNano) / 1e6, `${s.name} starts within request ${i}`).toBeLessThanOrEqual(1);
+          }
+        }
+      }
+      expect(handler.openRuns).toBe(0);
+    }
+  });
+});
