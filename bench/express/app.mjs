@@ -1,0 +1,90 @@
+// The hello-world Express 5 app under test, one variant per child process (see run.mjs):
+//   plain   Express 5, no tracing (the child span is OpenTelemetry's no-op)
+//   obs     + app.use(obsMiddleware()) exporting to the local obs server (OBS_* env, defaults)
+//   obs-nocapture  obsMiddleware({ captureInput: false, captureOutput: false })
+//   core-floor     a hand-made minimal middleware on core's HttpObserver (start, context, route,
+//                  input, finish): what any adapter on core costs at least, for comparison
+//   otel    + @opentelemetry/instrumentation-http and -express, BatchSpanProcessor, OTLP protobuf
+//           exporter (gzip) to the same local obs server
+// Every variant runs the same handler: POST /chat/:id with express.json(), one child span, { answer }.
+import { createRequire } from 'node:module';
+import { trace } from '@opentelemetry/api';
+
+const require = createRequire(import.meta.url);
+const variant = process.argv[2] ?? 'plain';
+let shutdown = async () => {};
+let flush = async () => {};
+
+if (variant === 'otel') {
+  const { NodeTracerProvider, BatchSpanProcessor } = require('@opentelemetry/sdk-trace-node');
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto');
+  const { registerInstrumentations } = require('@opentelemetry/instrumentation');
+  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
+  const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express');
+  const auth = Buffer.from(`${process.env.OBS_PUBLIC_KEY}:${process.env.OBS_SECRET_KEY}`).toString('base64');
+  const exporter = new OTLPTraceExporter({
+    url: `${process.env.OBS_BASE_URL}/api/public/otel/v1/traces`,
+    headers: { authorization: `Basic ${auth}` },
+    compression: 'gzip',
+  });
+  const provider = new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] });
+  provider.register();
+  registerInstrumentations({ instrumentations: [new HttpInstrumentation(), new ExpressInstrumentation()] });
+  flush = () => provider.forceFlush();
+  shutdown = () => provider.shutdown();
+}
+
+// Required after the instrumentations are registered, so they can patch it.
+const express = require('express');
+const obsExpress = variant === 'obs' || variant === 'obs-nocapture' ? await import('@obs/express') : undefined;
+const obsCore = variant === 'core-floor' || obsExpress ? await import('@obs/core') : undefined;
+
+const tracer = trace.getTracer('bench-app');
+const app = express();
+if (variant === 'obs') app.use(obsExpress.obsMiddleware());
+if (variant === 'obs-nocapture') app.use(obsExpress.obsMiddleware({ captureInput: false, captureOutput: false }));
+if (variant === 'core-floor') {
+  const { context } = await import('@opentelemetry/api');
+  obsCore.initObs();
+  const observer = new obsCore.HttpObserver({ traceIdHeader: false });
+  app.use((req, res, next) => {
+    const ro = observer.start({ req, method: req.method, path: req.path });
+    res.once('close', () => {
+      ro.setRoute(req.route?.path);
+      ro.setInput(req.body, req.query);
+      ro.finish({ statusCode: res.statusCode });
+    });
+    context.with(ro.context, next);
+  });
+}
+app.use(express.json());
+app.post('/chat/:id', (req, res) => {
+  const span = tracer.startSpan('answer');
+  const answer = `echo ${req.params.id}: ${req.body.message}`;
+  span.end();
+  res.json({ answer });
+});
+
+const server = app.listen(0, '127.0.0.1', () => {
+  process.send({ port: server.address().port });
+});
+
+if (obsCore) {
+  // The middleware sets tracing up on the first request; flush whatever handle exists then.
+  flush = async () => obsCore.getObsHandle()?.flush();
+  shutdown = async () => obsCore.getObsHandle()?.shutdown();
+}
+
+process.on('message', async (msg) => {
+  if (msg === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send({ cpu: user + system });
+  } else if (msg === 'flush') {
+    await flush();
+    process.send({ flushed: true });
+  } else if (msg === 'close') {
+    server.close();
+    await shutdown();
+    process.exit(0);
+  }
+});

@@ -1,0 +1,140 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { logger } from '@obs/core';
+import { requestState, responseState } from './state-slot.js';
+
+/**
+ * Express gives each app its own request and response prototypes (`app.request`,
+ * `app.response`). The hooks go there once per app instead of on every request: `res.json`,
+ * `res.send`, `res.write` and `res.end` record what is sent, and a `req.route` accessor catches the moment
+ * Express dispatches a matched route. Requests the middleware does not observe pass straight
+ * through (one symbol lookup).
+ */
+
+const HOOKED = Symbol.for('obs.express.hooked');
+const ROUTE = Symbol.for('obs.express.route');
+
+type Fn = ((...args: unknown[]) => unknown) & { [HOOKED]?: true };
+type Proto = Record<string | symbol, unknown>;
+
+const done = new WeakSet<object>();
+
+/** Hooks the prototypes of this request and response (first request of each app only). */
+export function hookPrototypes(req: object, res: object): void {
+  const reqProto = hookTarget(req);
+  if (reqProto && !done.has(reqProto)) {
+    done.add(reqProto);
+    hookRoute(reqProto);
+  }
+  const resProto = hookTarget(res);
+  if (resProto && !done.has(resProto)) {
+    done.add(resProto);
+    hookMethod(resProto, 'json', recordingJson);
+    hookMethod(resProto, 'send', recordingSend);
+    hookMethod(resProto, 'write', recordingWrite);
+    hookMethod(resProto, 'end', recordingEnd);
+  }
+}
+
+/**
+ * The app's prototype; the object itself when it has none of its own (a bare `Router` on a
+ * plain Node.js server), so Node's own prototypes are never changed.
+ */
+function hookTarget(target: object): Proto | null {
+  const proto: unknown = Object.getPrototypeOf(target);
+  if (proto === IncomingMessage.prototype || proto === ServerResponse.prototype) return target as Proto;
+  return proto as Proto | null;
+}
+
+function hookMethod(proto: Proto, name: string, wrap: (original: Fn) => Fn): void {
+  const original = proto[name] as Fn | undefined;
+  // Already hooked higher up the chain (a sub-app's prototype inherits its parent's).
+  if (typeof original !== 'function' || original[HOOKED]) return;
+  const hooked = wrap(original);
+  hooked[HOOKED] = true;
+  Object.defineProperty(proto, name, { configurable: true, enumerable: false, writable: true, value: hooked });
+}
+
+function hookRoute(proto: Proto): void {
+  for (let p: object | null = proto; p; p = Object.getPrototypeOf(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, 'route');
+    if (d?.set && (d.set as Fn)[HOOKED]) return;
+  }
+  const set: Fn = function setRoute(this: Proto, route: unknown) {
+    const state = requestState(this);
+    if (state !== undefined) state.onRoute(route);
+    else this[ROUTE] = route;
+  };
+  set[HOOKED] = true;
+  Object.defineProperty(proto, 'route', {
+    configurable: true,
+    enumerable: true,
+    get(this: Proto) {
+      const state = requestState(this);
+      return state !== undefined ? state.routeValue : this[ROUTE];
+    },
+    set,
+  });
+}
+
+function recordingJson(original: Fn): Fn {
+  return function json(this: object) {
+    const state = responseState(this);
+    if (state?.output) {
+      try {
+        // Express 4 still accepts the deprecated `res.json(status, body)`.
+        state.output.json(arguments.length > 1 && typeof arguments[0] === 'number' ? arguments[1] : arguments[0]);
+      } catch (err) {
+        logger.debug(`@obs/express: output not recorded (${String(err)})`);
+      }
+    }
+    // eslint-disable-next-line prefer-rest-params
+    return original.apply(this, arguments as unknown as unknown[]);
+  };
+}
+
+/** `res.send(text)`, before middleware that rewrites `res.end` (compression) turns it into bytes. */
+function recordingSend(original: Fn): Fn {
+  return function send(this: object) {
+    const state = responseState(this);
+    if (state?.output && typeof arguments[0] === 'string') {
+      try {
+        state.output.send(arguments[0]);
+      } catch (err) {
+        logger.debug(`@obs/express: output not recorded (${String(err)})`);
+      }
+    }
+    // eslint-disable-next-line prefer-rest-params
+    return original.apply(this, arguments as unknown as unknown[]);
+  };
+}
+
+function recordingWrite(original: Fn): Fn {
+  return function write(this: object) {
+    const state = responseState(this);
+    if (state?.output) {
+      try {
+        state.output.write(arguments[0], arguments[1]);
+      } catch (err) {
+        logger.debug(`@obs/express: output not recorded (${String(err)})`);
+      }
+    }
+    // eslint-disable-next-line prefer-rest-params
+    return original.apply(this, arguments as unknown as unknown[]);
+  };
+}
+
+function recordingEnd(original: Fn): Fn {
+  return function end(this: object) {
+    const state = responseState(this);
+    if (state !== undefined) {
+      try {
+        state.onResponseEnd();
+        state.output?.end(arguments[0], arguments[1]);
+      } catch (err) {
+        logger.debug(`@obs/express: output not recorded (${String(err)})`);
+      }
+    }
+    // eslint-disable-next-line prefer-rest-params
+    return original.apply(this, arguments as unknown as unknown[]);
+  };
+}
