@@ -60,6 +60,11 @@ export interface RequestInit<Req> {
   parent?: Context;
   /** Extra span attributes (e.g. `url.scheme`, `user_agent.original`). */
   attributes?: Record<string, string | number | boolean>;
+  /**
+   * Hold the lazy `identify` until `allowIdentify()` (e.g. once the framework routed the request,
+   * so route-level auth ran) or an explicit `identify()`; spans started earlier do not trigger it.
+   */
+  deferIdentify?: boolean;
 }
 
 /** How a request ended. */
@@ -82,7 +87,10 @@ export class RequestObservation<Req = any, Res = any> {
   private readonly late = new LateAttributes();
   private readonly method: string;
   private route?: string;
-  private named = false;
+  /** The `name` option named the request: routes and identify never rename it. */
+  private customName = false;
+  /** identify() gave a trace name: the span keeps following the route, the trace keeps that name. */
+  private traceNamed = false;
   private input: unknown;
   private inputSet = false;
   private output: unknown;
@@ -120,7 +128,7 @@ export class RequestObservation<Req = any, Res = any> {
       .setValue(IN_OBS_TRACE_KEY, true)
       .setValue(LATE_ATTRIBUTES_KEY, this.late);
     // Identify runs lazily: at the latest before the first child span starts.
-    if (observer.options.identify) this.late.ensure = () => void this.identify();
+    if (!init.deferIdentify) this.allowIdentify();
   }
 
   /** The trace id, for the response header. */
@@ -132,13 +140,24 @@ export class RequestObservation<Req = any, Res = any> {
   setRoute(route: string | undefined): void {
     if (!route || this.route || this.ended) return;
     this.route = route;
-    const name = this.computeName();
+    this.observation.otelSpan.setAttribute('http.route', route);
+    this.setName(`${this.method} ${route}`);
+  }
+
+  /**
+   * Names the request without a route (e.g. `GET <unmatched>`, or a mount path answered by
+   * middleware). A custom `name` option wins; an identify `traceName` keeps the trace's name.
+   */
+  setName(name: string): void {
+    if (this.customName || this.ended || !name) return;
     const span = this.observation.otelSpan;
-    span.setAttribute('http.route', route);
-    if (!this.named) {
-      span.updateName(name);
-      span.setAttribute(ObsAttributes.TRACE_NAME, name);
-    }
+    span.updateName(name);
+    if (!this.traceNamed) span.setAttribute(ObsAttributes.TRACE_NAME, name);
+  }
+
+  /** Lets `identify` run lazily from now on: before the next child span starts, or at finish. */
+  allowIdentify(): void {
+    if (!this.identified && this.observer.options.identify) this.late.ensure = () => void this.identify();
   }
 
   /**
@@ -171,7 +190,7 @@ export class RequestObservation<Req = any, Res = any> {
     // contextWithAttributes validates, merges and puts the attributes on the root span.
     const attrs = propagatedAttributesOf(contextWithAttributes(this.context, result));
     if (attrs) this.late.set(attrs);
-    if (result.traceName) this.named = true;
+    if (result.traceName) this.traceNamed = true;
   }
 
   /** Records what the request asked (default: the body, else the query). Serialised at finish. */
@@ -266,7 +285,7 @@ export class RequestObservation<Req = any, Res = any> {
       try {
         const n = custom(this.init.req);
         if (typeof n === 'string' && n) {
-          this.named = true;
+          this.customName = true;
           return n;
         }
       } catch (err) {

@@ -83,6 +83,37 @@ describe('HttpObserver / RequestObservation', () => {
     expect(server.spansByName('GET /a')[0]!.attributes['user.id']).toBe('async-user');
   });
 
+  it('defers identify until allowed, and keeps identify\'s trace name while the span follows the route', async () => {
+    const req: Req = { headers: {} };
+    const observer = new HttpObserver<Req>({ identify: (r) => ({ userId: r.user?.id, traceName: 'chat' }) });
+    const ro = observer.start({ req, method: 'POST', path: '/c/1', deferIdentify: true });
+    context.with(ro.context, () => startObservation('before-auth').end()); // must not run identify yet
+    req.user = { id: 'late-user' };
+    ro.setRoute('/c/:id');
+    ro.allowIdentify();
+    context.with(ro.context, () => startObservation('after-auth').end());
+    ro.finish({ statusCode: 200 });
+    await obs.flush();
+    expect(server.spansByName('before-auth')[0]!.attributes['user.id']).toBeUndefined();
+    expect(server.spansByName('after-auth')[0]!.attributes['user.id']).toBe('late-user');
+    const root = server.spansByName('POST /c/:id')[0]!;
+    expect(root.attributes).toMatchObject({ 'user.id': 'late-user', 'obs.trace.name': 'chat', 'http.route': '/c/:id' });
+  });
+
+  it('names unmatched requests with setName, and a custom name wins over everything', async () => {
+    const observer = new HttpObserver<Req>();
+    const ro = observer.start({ req: { headers: {} }, method: 'GET', path: '/nope/123' });
+    ro.setName('GET <unmatched>');
+    ro.finish({ statusCode: 404 });
+    const custom = new HttpObserver<Req>({ name: () => 'my-name' }).start({ req: { headers: {} }, method: 'GET', path: '/x' });
+    custom.setRoute('/x');
+    custom.setName('GET other');
+    custom.finish({ statusCode: 200 });
+    await obs.flush();
+    expect(server.spansByName('GET <unmatched>')[0]!.attributes['http.route']).toBeUndefined();
+    expect(server.spansByName('my-name')[0]!.attributes).toMatchObject({ 'obs.trace.name': 'my-name', 'http.route': '/x' });
+  });
+
   it('never throws when identify, captureInput or name throw', async () => {
     const observer = new HttpObserver<Req>({
       identify: () => {
