@@ -16,6 +16,11 @@ export class TextCapture {
   /** Adds a chunk; non-text chunks are described, not dumped. */
   push(chunk: unknown): void {
     if (chunk === undefined || chunk === null) return;
+    // Past the cap nothing more is kept: count bytes without decoding them.
+    if (this.kept >= this.maxBytes && (chunk instanceof Uint8Array || chunk instanceof ArrayBuffer)) {
+      this.dropped += chunk.byteLength;
+      return;
+    }
     let text: string;
     if (typeof chunk === 'string') text = chunk;
     else if (chunk instanceof Uint8Array) {

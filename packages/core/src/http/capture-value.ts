@@ -8,7 +8,11 @@ import { redact } from './redact.js';
  */
 export function captureValue(value: unknown, redactKeys: Set<string>, maxChars: number, contentType?: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (isBinary(value)) return describeBinary(value, contentType);
+  if (isBinary(value)) {
+    // Text sent as bytes (res.send(Buffer) with a text content type) is recorded as text.
+    if (!contentType || !isTextContentType(contentType)) return describeBinary(value, contentType);
+    value = new TextDecoder().decode(value);
+  }
   if (typeof value === 'string') {
     const parsed = redactKeys.size > 0 && looksLikeJson(value, contentType) ? tryParse(value) : undefined;
     const text = parsed !== undefined ? safeStringify(redact(parsed, redactKeys)) : value;

@@ -158,6 +158,9 @@ describe('HttpObserver / RequestObservation', () => {
     const ro = new HttpObserver<Req>().start({ req: { headers: {} }, method: 'POST', path: '/r' });
     ro.setInput({ user: { password: 'p', profile: { apiKey: 'k', Authorization: 'x', name: 'n' } }, list: [{ token: 't' }] });
     ro.setOutput(Buffer.from('binary!'), {}, 'application/octet-stream');
+    const textBytes = new HttpObserver<Req>().start({ req: { headers: {} }, method: 'GET', path: '/txt' });
+    textBytes.setOutput(Buffer.from('{"token":"t","ok":1}'), {}, 'application/json; charset=utf-8');
+    textBytes.finish({ statusCode: 200 });
     ro.finish({ statusCode: 200 });
     const ro2 = new HttpObserver<Req>({ maxCaptureBytes: 100 }).start({ req: { headers: {} }, method: 'POST', path: '/long' });
     ro2.addOutputChunk('data: ' + 'x'.repeat(300) + '\n\n', {});
@@ -169,6 +172,7 @@ describe('HttpObserver / RequestObservation', () => {
       list: [{ token: '[REDACTED]' }],
     });
     expect(server.spansByName('POST /r')[0]!.attributes['obs.observation.output']).toBe('[binary 7 bytes, application/octet-stream]');
+    expect(server.spansByName('GET /txt')[0]!.attributes['obs.observation.output']).toBe('{"token":"[REDACTED]","ok":1}');
     const out = server.spansByName('POST /long')[0]!.attributes['obs.observation.output'] as string;
     expect(out.startsWith('data: xxx')).toBe(true);
     expect(out).toContain(TRUNCATION_MARKER);
