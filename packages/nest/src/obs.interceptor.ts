@@ -29,7 +29,7 @@ export class ObsInterceptor implements NestInterceptor {
     // Normally the middleware started it; this covers requests no middleware saw.
     const tracked = this.runtime.tracker.begin(req, res);
     if (!tracked) return next.handle();
-    let waiting: Promise<void> | undefined;
+    let waiting: void | Promise<void> = undefined;
     let sse = false;
     try {
       tracked.req = req;
@@ -41,7 +41,8 @@ export class ObsInterceptor implements NestInterceptor {
         tracked.ro.setRoute(routes.routeFor(tracked.path, req));
       }
       tracked.captureInput();
-      waiting = tracked.identifyNow();
+      // Guards ran: identify now, waiting for an async one so the handler's spans carry it.
+      waiting = tracked.ro.identify();
     } catch (err) {
       logger.warn(`@obs/nest: ${errorMessage(err)}`);
     }

@@ -1,5 +1,4 @@
 import { errorMessage, HttpObserver, logger, type ObsHttpOptions, type RequestObservation } from '@obs/core';
-import { IdentifyGate } from './identify-gate.js';
 import { platformRoute } from './route-resolver.js';
 
 /** One request's root observation and what the middleware and the interceptor learnt about it. */
@@ -19,7 +18,6 @@ export class TrackedRequest {
     readonly path: string,
     readonly raw: any,
     readonly rawRes: any,
-    readonly gate: IdentifyGate | undefined,
   ) {
     this.req = raw;
     this.res = rawRes;
@@ -32,16 +30,6 @@ export class TrackedRequest {
     // Express 5 parses the query string on every read of req.query: read it only when needed.
     if (hasContent(body)) this.ro.setInput(body);
     else this.ro.setInput(undefined, this.req?.query);
-  }
-
-  /**
-   * Runs `identify` now that guards ran. Returns a Promise when the caller should wait for it
-   * (identify is async, or an early call was held), so the handler's spans carry its attributes.
-   */
-  identifyNow(): Promise<void> | undefined {
-    const held = this.gate?.release();
-    const direct = this.ro.identify();
-    return held ?? (direct || undefined);
   }
 }
 
@@ -58,17 +46,15 @@ type Carrier = { [TRACKED]?: TrackedRequest | typeof IGNORED };
  */
 export class RequestTracker {
   readonly observer: HttpObserver;
-  private readonly userIdentify: ObsHttpOptions['identify'];
 
   constructor(options: ObsHttpOptions) {
-    this.userIdentify = options.identify;
-    const captureInput = options.captureInput;
+    const { identify, captureInput } = options;
+    // Identify and captureInput see the request the guards saw (Fastify: the FastifyRequest).
+    const onTracked = (fn: (req: any) => any) => (raw: unknown) => fn(this.lookup(raw)?.req ?? raw);
     this.observer = new HttpObserver({
       ...options,
-      // Identify and captureInput see the request the guards saw, and identify waits for them.
-      identify: this.userIdentify ? (raw: unknown) => this.identify(raw) : undefined,
-      captureInput:
-        typeof captureInput === 'function' ? (raw: unknown) => captureInput(this.lookup(raw)?.req ?? raw) : captureInput,
+      identify: identify && onTracked(identify),
+      captureInput: typeof captureInput === 'function' ? onTracked(captureInput) : captureInput,
     });
   }
 
@@ -95,14 +81,10 @@ export class RequestTracker {
         return undefined;
       }
       const rawRes = res?.raw ?? res;
-      const ro = this.observer.start({ req: raw, method, path });
-      const tracked: TrackedRequest = new TrackedRequest(
-        ro,
-        path,
-        raw,
-        rawRes,
-        this.userIdentify ? new IdentifyGate(() => this.userIdentify!(tracked.req)) : undefined,
-      );
+      // Identify waits for guards: a span a guard starts before it set req.user must not run it.
+      // The interceptor runs it (after guards), else the end of the request.
+      const ro = this.observer.start({ req: raw, method, path, deferIdentify: true });
+      const tracked = new TrackedRequest(ro, path, raw, rawRes);
       raw[TRACKED] = tracked;
       const header = this.observer.traceIdHeader;
       if (header && rawRes && !rawRes.headersSent) rawRes.setHeader(header, ro.traceId);
@@ -116,11 +98,6 @@ export class RequestTracker {
     }
   }
 
-  private identify(raw: unknown) {
-    const tracked = this.lookup(raw);
-    return tracked?.gate ? tracked.gate.call() : this.userIdentify!(raw);
-  }
-
   private end(tracked: TrackedRequest): void {
     try {
       const res = tracked.rawRes;
@@ -130,7 +107,8 @@ export class RequestTracker {
       // platform matched. A 404 matched only the platform's catch-all, so it keeps its path.
       if (!tracked.routed && statusCode !== 404) tracked.ro.setRoute(platformRoute(tracked.req));
       if (!tracked.inputSet) tracked.captureInput();
-      const waiting = tracked.identifyNow();
+      // An async identify applies its attributes before the root ends.
+      const waiting = tracked.ro.identify();
       if (waiting) void waiting.then(() => tracked.ro.finish({ statusCode, aborted }));
       else tracked.ro.finish({ statusCode, aborted });
     } catch (err) {

@@ -19,6 +19,9 @@ import {
 } from './options.js';
 import { redactKeySet } from './redact.js';
 
+/** How long the end of a request waits for an async `identify` that only started at finish. */
+const IDENTIFY_WAIT_MS = 1000;
+
 /** `ObsHttpOptions` compiled once per adapter instance, so requests pay no set-up cost. */
 export class HttpObserver<Req = any, Res = any> {
   readonly options: ObsHttpOptions<Req, Res>;
@@ -100,6 +103,7 @@ export class RequestObservation<Req = any, Res = any> {
   private res?: Res;
   private errored = false;
   private identified = false;
+  private spanEnded = false;
   private ended = false;
 
   constructor(private readonly observer: HttpObserver<Req, Res>, private readonly init: RequestInit<Req>) {
@@ -186,7 +190,7 @@ export class RequestObservation<Req = any, Res = any> {
   }
 
   private applyIdentity(result: IdentifyResult | undefined | null): void {
-    if (!result || typeof result !== 'object' || this.ended) return;
+    if (!result || typeof result !== 'object' || this.spanEnded) return;
     // contextWithAttributes validates, merges and puts the attributes on the root span.
     const attrs = propagatedAttributesOf(contextWithAttributes(this.context, result));
     if (attrs) this.late.set(attrs);
@@ -231,10 +235,25 @@ export class RequestObservation<Req = any, Res = any> {
   }
 
   /** Ends the root observation: status code, 5xx as ERROR, aborts marked cancelled. Idempotent. */
-  finish({ statusCode, aborted }: FinishInit = {}): void {
+  finish(init: FinishInit = {}): void {
     if (this.ended) return;
-    if (!this.identified) this.identify();
     this.ended = true;
+    const pending = this.identified ? undefined : this.identify();
+    if (!pending) return this.end(init);
+    // An async identify that had not run yet: its attributes belong on the root, so the end
+    // waits for it, briefly (the response has already gone; only the span waits).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, IDENTIFY_WAIT_MS);
+      (timer as { unref?: () => void }).unref?.();
+    });
+    void Promise.race([pending, limit]).then(() => {
+      clearTimeout(timer);
+      this.end(init);
+    });
+  }
+
+  private end({ statusCode, aborted }: FinishInit): void {
     const span = this.observation.otelSpan;
     try {
       if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
@@ -252,6 +271,7 @@ export class RequestObservation<Req = any, Res = any> {
       logger.warn(`could not record the request: ${errorMessage(err)}`);
     } finally {
       span.end();
+      this.spanEnded = true;
     }
   }
 

@@ -114,6 +114,14 @@ describe('HttpObserver / RequestObservation', () => {
     expect(server.spansByName('my-name')[0]!.attributes).toMatchObject({ 'obs.trace.name': 'my-name', 'http.route': '/x' });
   });
 
+  it('waits briefly for an async identify that first runs at finish', async () => {
+    const observer = new HttpObserver<Req>({ identify: () => new Promise((r) => setTimeout(() => r({ userId: 'slow' }), 20)) });
+    observer.start({ req: { headers: {} }, method: 'GET', path: '/slow' }).finish({ statusCode: 200 });
+    await new Promise((r) => setTimeout(r, 60)); // the root ends once identify settled
+    await obs.flush();
+    expect(server.spansByName('GET /slow')[0]!.attributes['user.id']).toBe('slow');
+  });
+
   it('never throws when identify, captureInput or name throw', async () => {
     const observer = new HttpObserver<Req>({
       identify: () => {
