@@ -107,10 +107,8 @@ export class RequestTracker {
       // platform matched. A 404 matched only the platform's catch-all, so it keeps its path.
       if (!tracked.routed && statusCode !== 404) tracked.ro.setRoute(platformRoute(tracked.req));
       if (!tracked.inputSet) tracked.captureInput();
-      // An async identify applies its attributes before the root ends.
-      const waiting = tracked.ro.identify();
-      if (waiting) void waiting.then(() => tracked.ro.finish({ statusCode, aborted }));
-      else tracked.ro.finish({ statusCode, aborted });
+      // finish() runs identify if the interceptor never did, waiting for an async one.
+      tracked.ro.finish({ statusCode, aborted });
     } catch (err) {
       logger.warn(`@obs/nest: could not end the request observation: ${errorMessage(err)}`);
       tracked.ro.finish({});
