@@ -1,10 +1,10 @@
 import { context, INVALID_TRACEID } from '@opentelemetry/api';
-import { errorMessage, HttpObserver, logger, type IdentifyResult, type ObsHttpOptions } from '@obs/core';
+import { errorMessage, HttpObserver, logger } from '@obs/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ensureObs } from './ensure-obs.js';
 import type { ObsExpressOptions } from './options.js';
 import { hookPrototypes } from './prototype-hooks.js';
-import { RequestState, stateOf, stateOfResponse, type StateOwner } from './request-state.js';
+import { RequestState, stateOf, stateOfResponse } from './request-state.js';
 import { attachState } from './state-slot.js';
 import { flushOnServerClose } from './server-close.js';
 
@@ -24,27 +24,20 @@ export function obsMiddleware(options: ObsExpressOptions = {}): RequestHandler {
 }
 
 /** One `obsMiddleware(options)`: options compiled once, requests observed. */
-class ExpressObserver implements StateOwner {
-  readonly customName: boolean;
-  readonly captureInput: unknown;
+class ExpressObserver {
   private readonly observer: HttpObserver<Request, Response>;
+  private readonly captureInput: boolean;
   private readonly captureOutput: boolean;
   private readonly flushOnClose: boolean;
-  private readonly identify?: ObsHttpOptions<Request, Response>['identify'];
   private ready = false;
   private lastServer: unknown;
 
   constructor(private readonly options: ObsExpressOptions) {
-    this.customName = typeof options.name === 'function';
-    this.captureInput = options.captureInput;
+    this.captureInput = options.captureInput !== false;
     this.captureOutput = options.captureOutput !== false;
     this.flushOnClose = options.flushOnClose !== false;
-    this.identify = options.identify;
     const { obs: _obs, flushOnClose: _flush, ...http } = options;
-    this.observer = new HttpObserver<Request, Response>({
-      ...http,
-      identify: options.identify ? (req) => this.identifyWhenRouted(req) : undefined,
-    });
+    this.observer = new HttpObserver<Request, Response>(http);
   }
 
   /** Starts the request's observation, or returns undefined (ignored, or something failed: never the app's problem). */
@@ -66,9 +59,10 @@ class ExpressObserver implements StateOwner {
       const path = q === -1 ? url : url.slice(0, q);
       const method = req.method || 'GET';
       if (this.observer.ignores(method, path, req)) return undefined;
-      const ro = this.observer.start({ req, method, path });
+      // identify waits for routing (app-level auth ran): RequestState.onRoute allows it.
+      const ro = this.observer.start({ req, method, path, deferIdentify: true });
       // A HEAD response sends no body, whatever the handler passed to res.json/res.send.
-      const state = new RequestState(ro, req, res, this, this.captureOutput && method !== 'HEAD');
+      const state = new RequestState(ro, req, res, this.captureInput, this.captureOutput && method !== 'HEAD');
       attachState(req, state);
       hookPrototypes(req, res);
       res.on('close', onResponseClose);
@@ -80,33 +74,6 @@ class ExpressObserver implements StateOwner {
       return undefined;
     }
   }
-
-  /** The user's identify, noting a `traceName` so the adapter keeps that name. */
-  callIdentify(req: Request): unknown {
-    const result = this.identify!(req);
-    const state = stateOf(req);
-    if (!state) return result;
-    if (result && typeof (result as PromiseLike<unknown>).then === 'function') {
-      return Promise.resolve(result).then((r) => {
-        noteTraceName(state, r);
-        return r;
-      });
-    }
-    noteTraceName(state, result);
-    return result;
-  }
-
-  /** What core calls (lazily, at the first child span or the end): too early before routing, so deferred until then. */
-  private identifyWhenRouted(req: Request): ReturnType<NonNullable<ObsHttpOptions['identify']>> {
-    const state = stateOf(req);
-    if (state && !state.identifyReady) return state.deferIdentify() as Promise<IdentifyResult | undefined>;
-    return this.callIdentify(req) as IdentifyResult | undefined;
-  }
-}
-
-function noteTraceName(state: RequestState, result: unknown): void {
-  const name = (result as IdentifyResult | null | undefined)?.traceName;
-  if (typeof name === 'string' && name.length > 0) state.traceNamed = true;
 }
 
 /** `res` 'close': shared, so a request allocates no listener closure. */

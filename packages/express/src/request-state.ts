@@ -1,4 +1,4 @@
-import { errorMessage, logger, ObsAttributes, type RequestObservation } from '@obs/core';
+import { errorMessage, logger, type RequestObservation } from '@obs/core';
 import type { Request, Response } from 'express';
 import type { ExpressApp, ExpressRoute } from './express-internals.js';
 import { OutputCapture } from './output-capture.js';
@@ -7,19 +7,6 @@ import { requestState, responseState, type HookedState } from './state-slot.js';
 
 /** Name of a request that no route (and no mounted path) answered. */
 export const UNMATCHED = '<unmatched>';
-
-/** What the state needs from the middleware that made it. */
-export interface StateOwner {
-  /** The user gave `name(req)`: never rename the root. */
-  readonly customName: boolean;
-  /** `captureInput` as given. */
-  readonly captureInput: unknown;
-  /** Runs the user's `identify(req)` (it already notes a `traceName` on the state). */
-  callIdentify(req: Request): unknown;
-}
-
-/** How long the end of a request waits for an `identify` that was asked for before routing. */
-const IDENTIFY_WAIT_MS = 1000;
 
 /**
  * One request's bookkeeping around its `RequestObservation`: the matched route (seen when
@@ -30,10 +17,6 @@ export class RequestState implements HookedState {
   readonly output: OutputCapture | undefined;
   /** `req.route` as last assigned (the accessor reads it here). */
   routeValue: unknown;
-  /** Express has dispatched a route: what app-level middleware (auth) puts on `req` is there. */
-  routed = false;
-  /** identify() gave a `traceName`: the trace keeps that name. */
-  traceNamed = false;
   private route?: ExpressRoute;
   private routeBase = '';
   private routeApp?: ExpressApp;
@@ -41,63 +24,31 @@ export class RequestState implements HookedState {
   private responseApp?: ExpressApp;
   private error: unknown;
   private hasError = false;
-  private finishing = false;
-  private pendingIdentity?: { promise: Promise<unknown>; release: () => void };
+  private finished = false;
 
   constructor(
     readonly ro: RequestObservation<Request, Response>,
     readonly req: Request,
     readonly res: Response,
-    private readonly owner: StateOwner,
+    private readonly captureInput: boolean,
     captureOutput: boolean,
   ) {
     this.output = captureOutput ? new OutputCapture(ro, res) : undefined;
   }
 
-  /** Express assigned `req.route`: remember where it matched (the last route wins, like the handler that answers). */
+  /**
+   * Express assigned `req.route`: remember where it matched (the last route wins, like the
+   * handler that answers). The request is routed, so app-level auth ran: identify may run, at
+   * the next span (after route-level auth) or at the end.
+   */
   onRoute(route: unknown): void {
     this.routeValue = route;
     if (route && typeof route === 'object' && route !== this.route) {
       this.route = route as ExpressRoute;
       this.routeBase = this.req.baseUrl ?? '';
       this.routeApp = this.req.app as unknown as ExpressApp;
+      this.ro.allowIdentify();
     }
-    if (!this.routed) {
-      this.routed = true;
-      this.runDeferredIdentify();
-    }
-  }
-
-  /**
-   * `identify` was asked for before routing (a span started in early middleware): run it once
-   * Express routes the request, after app-level auth, instead of too early.
-   */
-  deferIdentify(): Promise<unknown> {
-    let release!: () => void;
-    const promise = new Promise<unknown>((resolve) => {
-      release = () => {
-        try {
-          resolve(this.owner.callIdentify(this.req));
-        } catch (err) {
-          resolve(Promise.reject(err));
-        }
-      };
-    });
-    this.pendingIdentity = { promise, release };
-    return promise;
-  }
-
-  private runDeferredIdentify(): Promise<unknown> | undefined {
-    const pending = this.pendingIdentity;
-    if (!pending) return undefined;
-    this.pendingIdentity = undefined;
-    pending.release();
-    return pending.promise;
-  }
-
-  /** Whether identify may run now rather than be deferred to routing. */
-  get identifyReady(): boolean {
-    return this.routed || this.finishing;
   }
 
   /** The response is about to end: remember where, for requests no route answered. */
@@ -116,35 +67,13 @@ export class RequestState implements HookedState {
 
   /** The response closed: finished, or cut short by the client. */
   onClose(): void {
-    if (this.finishing) return;
-    this.finishing = true;
-    const aborted = !this.res.writableFinished;
-    const identified = this.runDeferredIdentify();
-    if (!identified) {
-      this.complete(aborted);
-      return;
-    }
-    // Core applies identify's result in a reaction registered before this one: end the root
-    // after it, without waiting forever for an identify that never settles.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, IDENTIFY_WAIT_MS);
-      timer.unref?.();
-    });
-    const done = () => {
-      clearTimeout(timer);
-      this.complete(aborted);
-    };
-    Promise.race([identified.then(noop, noop), timeout]).then(done, done);
-  }
-
-  private complete(aborted: boolean): void {
+    if (this.finished) return;
+    this.finished = true;
     const { ro, req, res } = this;
+    const aborted = !res.writableFinished;
     try {
       this.name(res.statusCode);
-      if (this.owner.captureInput !== false) {
-        ro.setInput(req.body, typeof this.owner.captureInput === 'function' ? undefined : req.query);
-      }
+      if (this.captureInput) ro.setInput(req.body, req.query);
       this.output?.finish(res.statusCode);
       if (this.hasError) {
         if (!aborted && res.statusCode >= 400 && res.statusCode < 500) {
@@ -163,29 +92,13 @@ export class RequestState implements HookedState {
 
   /** `METHOD /route/:param`, `METHOD /mount/path` (middleware under a mount), else `METHOD <unmatched>`. */
   private name(statusCode: number): void {
-    const { ro } = this;
     let pattern: string | undefined;
     if (this.route) pattern = routePattern(this.route, this.routeBase, this.routeApp);
     else if (statusCode !== 404 && this.responseBase) pattern = mountPattern(this.responseBase, this.responseApp);
-    if (this.owner.customName) {
-      if (pattern) ro.setRoute(pattern);
-      return;
-    }
-    const span = ro.observation.otelSpan;
-    const method = String(this.req.method).toUpperCase();
-    if (pattern) {
-      ro.setRoute(pattern);
-      // Core keeps the span name once identify() named the trace; the span is still the route.
-      if (this.traceNamed) span.updateName(`${method} ${pattern}`);
-      return;
-    }
-    const name = `${method} ${UNMATCHED}`;
-    span.updateName(name);
-    if (!this.traceNamed) span.setAttribute(ObsAttributes.TRACE_NAME, name);
+    if (pattern) this.ro.setRoute(pattern);
+    else this.ro.setName(`${String(this.req.method).toUpperCase()} ${UNMATCHED}`);
   }
 }
-
-function noop(): void {}
 
 /** The state of a request the middleware observes. */
 export function stateOf(req: Request): RequestState | undefined {

@@ -153,6 +153,21 @@ describe.each(EXPRESS_VERSIONS)('identify and context on $name', ({ express }) =
     expect(early.attributes['user.id']).toBeUndefined();
   });
 
+  it('sees route-level auth even when a span started before routing', async () => {
+    const a = app((a) => {
+      a.use((_req, _res, next) => {
+        tracer.startSpan('early-middleware-span').end();
+        next();
+      });
+      a.post('/me/:id', auth, llmWork);
+    });
+    const res = await request(a).post('/me/e').set('x-user', 'u-rl').set('x-session', 's-rl');
+    const { root, spans } = await traceOf(h, res, 6);
+    expectIdentified(root, 'u-rl', 's-rl');
+    expectIdentified(spans.find((s) => s.name === 'agent'), 'u-rl', 's-rl');
+    expect(spans.find((s) => s.name === 'early-middleware-span')!.attributes['user.id']).toBeUndefined();
+  });
+
   it('applies an async identify to the root and to spans started after it resolved', async () => {
     const a = express();
     a.use(
@@ -188,6 +203,18 @@ describe.each(EXPRESS_VERSIONS)('identify and context on $name', ({ express }) =
     expect(root.attributes['obs.trace.name']).toBe('chat-turn');
     expect(root.name).toBe('GET /named/:id');
     expect(root.attributes['user.id']).toBe('u-n');
+  });
+
+  it('keeps identify traceName on a request no route answered, the span named <unmatched>', async () => {
+    const a = express();
+    a.use(obsMiddleware({ identify: () => ({ traceName: 'chat-turn', userId: 'u-404' }) }));
+    const res = await request(a).get('/nowhere/1');
+    expect(res.status).toBe(404);
+    const { root } = await traceOf(h, res);
+    expect(root.name).toBe('GET <unmatched>');
+    expect(root.attributes['obs.trace.name']).toBe('chat-turn');
+    expect(root.attributes['http.route']).toBeUndefined();
+    expect(root.attributes['user.id']).toBe('u-404');
   });
 
   it('keeps concurrent requests apart', async () => {

@@ -19,6 +19,13 @@ import {
 } from './options.js';
 import { redactKeySet } from './redact.js';
 
+const endingRoots = new Set<Promise<void>>();
+
+/** Resolves once every request observation that is waiting to end (for identify) has ended. */
+export async function settleEndingRequests(): Promise<void> {
+  while (endingRoots.size > 0) await Promise.allSettled([...endingRoots]);
+}
+
 /** How long the end of a request waits for an async `identify` that only started at finish. */
 const IDENTIFY_WAIT_MS = 1000;
 
@@ -247,10 +254,13 @@ export class RequestObservation<Req = any, Res = any> {
       timer = setTimeout(resolve, IDENTIFY_WAIT_MS);
       (timer as { unref?: () => void }).unref?.();
     });
-    void Promise.race([pending, limit]).then(() => {
+    const ending = Promise.race([pending, limit]).then(() => {
       clearTimeout(timer);
       this.end(init);
     });
+    // A flush must not overtake a root that is about to end.
+    endingRoots.add(ending);
+    void ending.finally(() => endingRoots.delete(ending));
   }
 
   private end({ statusCode, aborted }: FinishInit): void {

@@ -117,8 +117,7 @@ describe('HttpObserver / RequestObservation', () => {
   it('waits briefly for an async identify that first runs at finish', async () => {
     const observer = new HttpObserver<Req>({ identify: () => new Promise((r) => setTimeout(() => r({ userId: 'slow' }), 20)) });
     observer.start({ req: { headers: {} }, method: 'GET', path: '/slow' }).finish({ statusCode: 200 });
-    await new Promise((r) => setTimeout(r, 60)); // the root ends once identify settled
-    await obs.flush();
+    await obs.flush(); // waits for the root, which ends once identify settled
     expect(server.spansByName('GET /slow')[0]!.attributes['user.id']).toBe('slow');
   });
 
