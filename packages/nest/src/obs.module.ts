@@ -1,8 +1,8 @@
-import { Global, Module, type DynamicModule, type MiddlewareConsumer, type NestModule, type Provider } from '@nestjs/common';
-import { APP_INTERCEPTOR, ApplicationConfig, ModulesContainer } from '@nestjs/core';
+import { Global, Inject, Module, Optional, type DynamicModule, type MiddlewareConsumer, type NestModule, type Provider } from '@nestjs/common';
+import { APP_INTERCEPTOR, ApplicationConfig, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import { ObsRuntime } from './obs-runtime.js';
 import { ObsInterceptor } from './obs.interceptor.js';
-import { ObsRequestMiddleware } from './obs.middleware.js';
+import { linkPlatformRequests, ObsRequestMiddleware } from './obs.middleware.js';
 import { ObsService } from './obs.service.js';
 import { OBS_MODULE_OPTIONS, type ObsModuleAsyncOptions, type ObsNestOptions } from './options.js';
 import { NestRouteResolver, type ModulesSource, type RouteConfigSource } from './route-resolver.js';
@@ -22,6 +22,11 @@ import { NestRouteResolver, type ModulesSource, type RouteConfigSource } from '.
 @Global()
 @Module({})
 export class ObsModule implements NestModule {
+  constructor(
+    @Inject(ObsRuntime) private readonly runtime: ObsRuntime,
+    @Optional() @Inject(HttpAdapterHost) private readonly adapterHost?: HttpAdapterHost,
+  ) {}
+
   /** Registers obs with fixed options; without `options.obs`, obs is configured from `OBS_*`. */
   static forRoot(options: ObsNestOptions = {}): DynamicModule {
     return ObsModule.withOptions({ provide: OBS_MODULE_OPTIONS, useValue: options });
@@ -66,5 +71,6 @@ export class ObsModule implements NestModule {
   /** @internal Starts the root observation before guards, for every route. */
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(ObsRequestMiddleware).forRoutes('{*path}');
+    linkPlatformRequests(this.adapterHost?.httpAdapter?.getInstance?.(), this.runtime.tracker);
   }
 }

@@ -7,7 +7,9 @@ import type { ObsHttpOptions, ObsInitOptions } from '@obs/core';
  * `traceIdHeader`, `name`), plus how to initialise obs when nothing has yet.
  *
  * `req`/`res` in the callbacks are the platform's request and response (Express: `Request`,
- * `Response`). `identify` and `captureInput` run after guards, with the request the guards saw.
+ * `Response`; Fastify: `FastifyRequest`, `FastifyReply`, except `ignore` and `name`, which run
+ * in the middleware and get the raw Node.js request). `identify` and `captureInput` run after
+ * guards, with the request the guards saw.
  */
 export interface ObsNestOptions extends ObsHttpOptions<any, any> {
   /**

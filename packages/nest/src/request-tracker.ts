@@ -65,6 +65,21 @@ export class RequestTracker {
   }
 
   /**
+   * Tells the tracked request the platform's request and response when they wrap the raw ones
+   * (Fastify's `FastifyRequest`, `FastifyReply`), before guards run: a request a guard refuses
+   * never reaches the interceptor, yet is named after the route the platform matched and
+   * identified with what the guard left on the request.
+   */
+  link(req: any, res: any): void {
+    const raw: Carrier | undefined = req?.raw;
+    if (!raw || raw === req) return;
+    const known = raw[TRACKED];
+    if (known === undefined || known === IGNORED) return;
+    known.req = req;
+    known.res = res;
+  }
+
+  /**
    * Starts the root observation of a request, or returns the one started already (the
    * interceptor calls this too, for requests no middleware saw). Undefined when ignored.
    */

@@ -1,5 +1,6 @@
 import { get } from 'node:http';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { initObs, type ObsHandle } from '@obs/core';
 import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
@@ -31,6 +32,22 @@ export async function createApp(
   const app = ref.createNestApplication({ logger: false });
   setup?.(app);
   await app.init();
+  return app;
+}
+
+/**
+ * The same, on the Fastify platform: initialised, and Fastify ready (so supertest can use
+ * `app.getHttpServer()`).
+ */
+export async function createFastifyApp(
+  module: Type<unknown> | DynamicModule,
+  setup?: (app: NestFastifyApplication) => void,
+): Promise<NestFastifyApplication> {
+  const ref = await Test.createTestingModule({ imports: [module] }).compile();
+  const app = ref.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
+  setup?.(app);
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
   return app;
 }
 
