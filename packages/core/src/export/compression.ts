@@ -33,7 +33,13 @@ export function isNodeRuntime(): boolean {
   return typeof g.EdgeRuntime === 'undefined' && typeof g.process?.versions?.node === 'string';
 }
 
-type Zlib = { gzip(data: Uint8Array, opts: { level: number }, cb: (err: Error | null, out: Uint8Array) => void): void };
+type Zlib = {
+  gzip(data: Uint8Array, opts: { level: number }, cb: (err: Error | null, out: Uint8Array) => void): void;
+  gzipSync(data: Uint8Array, opts: { level: number }): Uint8Array;
+};
+
+/** Below this, synchronous gzip is cheaper than a thread-pool round trip (~20 µs vs ~90 µs). */
+const SYNC_GZIP_MAX_BYTES = 64 * 1024;
 
 /**
  * Node's zlib when there is one, fetched with `process.getBuiltinModule` so edge bundles never
@@ -54,6 +60,7 @@ const zlib: Zlib | undefined = (() => {
  */
 export async function gzip(data: Uint8Array): Promise<Uint8Array> {
   if (zlib) {
+    if (data.byteLength <= SYNC_GZIP_MAX_BYTES) return zlib.gzipSync(data, { level: 1 });
     return new Promise((resolve, reject) => zlib.gzip(data, { level: 1 }, (err, out) => (err ? reject(err) : resolve(out))));
   }
   // Through globalThis so edge bundlers do not flag a Node.js API: gzip is never used there.
