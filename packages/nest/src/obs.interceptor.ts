@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
 import { errorMessage, logger } from '@obs/core';
-import { from, mergeMap, Observable } from 'rxjs';
+import { from, mergeMap, Observable, Subscriber } from 'rxjs';
 import { isClientError } from './exceptions.js';
 import { ObsRuntime } from './obs-runtime.js';
 import type { TrackedRequest } from './request-tracker.js';
@@ -23,9 +23,9 @@ export class ObsInterceptor implements NestInterceptor {
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (ctx.getType() !== 'http') return next.handle();
-    const http = ctx.switchToHttp();
-    const req = http.getRequest();
-    const res = http.getResponse();
+    // What switchToHttp().getRequest()/getResponse() return, without the closures switchToHttp() makes.
+    const req = ctx.getArgByIndex(0);
+    const res = ctx.getArgByIndex(1);
     // Normally the middleware started it; this covers requests no middleware saw.
     const tracked = this.runtime.tracker.begin(req, res);
     if (!tracked) return next.handle();
@@ -46,8 +46,8 @@ export class ObsInterceptor implements NestInterceptor {
     } catch (err) {
       logger.warn(`@obs/nest: ${errorMessage(err)}`);
     }
-    const run = () => recordResult(handleInContext(tracked, next), tracked, sse);
-    return waiting ? from(waiting).pipe(mergeMap(run)) : run();
+    if (waiting) return from(waiting).pipe(mergeMap(() => recordResult(handleInContext(tracked, next), tracked, sse)));
+    return recordResult(handleInContext(tracked, next), tracked, sse);
   }
 }
 
@@ -60,33 +60,42 @@ function handleInContext(tracked: TrackedRequest, next: CallHandler): Observable
 
 /**
  * Passes the handler's result through, recording what it produced (value, Observable emissions,
- * file, SSE events) and its errors. One Observable layer rather than an operator chain: this
- * runs on every request.
+ * file, SSE events) and its errors. One Observable layer with one subscriber (as RxJS's own
+ * operators do) rather than an operator chain or a wrapped observer: this runs on every request.
  */
 function recordResult(source: Observable<unknown>, tracked: TrackedRequest, sse: boolean): Observable<unknown> {
-  const { ro } = tracked;
-  return new Observable<unknown>((subscriber) =>
-    source.subscribe({
-      next(value) {
-        try {
-          if (sse) {
-            const text = sseEventText(value);
-            if (text !== undefined) ro.addOutputChunk(text, tracked.res, 'text/event-stream');
-          } else if (isStreamableFile(value)) captureStreamableFile(value, ro, tracked.res);
-          else ro.setOutput(value, tracked.res);
-        } catch (err) {
-          logger.warn(`@obs/nest: could not record the output: ${errorMessage(err)}`);
-        }
-        subscriber.next(value);
-      },
-      error(err: unknown) {
-        // Nest's exception filters answer it as usual; 4xx HttpExceptions are answers, not errors.
-        if (!isClientError(err)) ro.recordError(err);
-        subscriber.error(err);
-      },
-      complete() {
-        subscriber.complete();
-      },
-    }),
-  );
+  return new Observable<unknown>((subscriber) => {
+    // The recorder joins the subscriber's subscription: unsubscribing the one unsubscribes the other.
+    source.subscribe(new ResultRecorder(subscriber, tracked, sse));
+  });
+}
+
+class ResultRecorder extends Subscriber<unknown> {
+  constructor(
+    destination: Subscriber<unknown>,
+    private readonly tracked: TrackedRequest,
+    private readonly sse: boolean,
+  ) {
+    super(destination);
+  }
+
+  protected override _next(value: unknown): void {
+    const { ro, res } = this.tracked;
+    try {
+      if (this.sse) {
+        const text = sseEventText(value);
+        if (text !== undefined) ro.addOutputChunk(text, res, 'text/event-stream');
+      } else if (isStreamableFile(value)) captureStreamableFile(value, ro, res);
+      else ro.setOutput(value, res);
+    } catch (err) {
+      logger.warn(`@obs/nest: could not record the output: ${errorMessage(err)}`);
+    }
+    this.destination.next(value);
+  }
+
+  protected override _error(err: unknown): void {
+    // Nest's exception filters answer it as usual; 4xx HttpExceptions are answers, not errors.
+    if (!isClientError(err)) this.tracked.ro.recordError(err);
+    super._error(err);
+  }
 }

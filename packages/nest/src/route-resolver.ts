@@ -52,6 +52,9 @@ export class HandlerRoutes {
 export class NestRouteResolver {
   private readonly cache = new WeakMap<Function, Map<Function, HandlerRoutes>>();
   private modulePaths?: Map<unknown, string>;
+  private lastController?: Function;
+  private lastHandler?: Function;
+  private lastRoutes?: HandlerRoutes;
 
   constructor(
     private readonly config?: RouteConfigSource,
@@ -60,6 +63,16 @@ export class NestRouteResolver {
 
   /** The routes of `handler` of `controller` (cached). */
   describe(controller: Function, handler: Function): HandlerRoutes {
+    // Consecutive requests often hit the same handler: skip the map lookups then.
+    if (handler === this.lastHandler && controller === this.lastController) return this.lastRoutes!;
+    const routes = this.lookup(controller, handler);
+    this.lastController = controller;
+    this.lastHandler = handler;
+    this.lastRoutes = routes;
+    return routes;
+  }
+
+  private lookup(controller: Function, handler: Function): HandlerRoutes {
     let byController = this.cache.get(handler);
     if (!byController) this.cache.set(handler, (byController = new Map()));
     let routes = byController.get(controller);
