@@ -24,7 +24,7 @@ const otelRequire = createRequire(createRequire(import.meta.url).resolve('@opent
 const { ProtobufTraceSerializer } = otelRequire('@opentelemetry/otlp-transformer');
 const { gzip } = await import(new URL('../../packages/core/dist/export/compression.js', import.meta.url));
 
-const child = fork(new URL('../express/obs-server.mjs', import.meta.url), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const child = fork(new URL('../lib/obs-server-process.mjs', import.meta.url), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const conn = await new Promise((resolve) => child.once('message', resolve));
 const ask = (msg) => new Promise((resolve) => { child.once('message', resolve); child.send(msg); });
 const options = { baseUrl: conn.url, publicKey: conn.publicKey, secretKey: conn.secretKey, compression: 'gzip' };

@@ -22,7 +22,7 @@ const ask = (child, msg, key) =>
     child.on('message', on);
     child.send(msg);
   });
-const obsServer = fork(join(here, 'obs-server.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const obsServer = fork(join(here, '../lib/obs-server-process.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const [conn] = await once(obsServer, 'message');
 const apps = {};
 for (const v of variants.split(',')) {

@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [variant = 'obs', amount = '40000', dir = '/tmp/obs-express-prof'] = process.argv.slice(2);
-const obsServer = fork(join(here, 'obs-server.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const obsServer = fork(join(here, '../lib/obs-server-process.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const [conn] = await once(obsServer, 'message');
 const child = fork(join(here, 'app.mjs'), [variant], {
   env: { ...process.env, OBS_BASE_URL: conn.url, OBS_PUBLIC_KEY: conn.publicKey, OBS_SECRET_KEY: conn.secretKey },

@@ -4,7 +4,7 @@
 //   node bench/express/run.mjs [--rounds 5] [--warmup 3] [--duration 10] [--connections 20] [--write]
 //
 // Each variant is a child process (app.mjs), all started up front; the local obs server runs in
-// its own child process (obs-server.mjs); autocannon runs here, in the parent, against
+// its own child process (../lib/obs-server-process.mjs); autocannon runs here, in the parent, against
 // 127.0.0.1 only. Variants are rotated each round; each variant's req/s is divided by the plain
 // app's of the same round, and the median over rounds is reported.
 import { fork } from 'node:child_process';
@@ -57,7 +57,7 @@ function ask(child, msg, key) {
 }
 
 const loadBefore = loadavg()[0];
-const obsServer = fork(join(here, 'obs-server.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const obsServer = fork(join(here, '../lib/obs-server-process.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const [conn] = await once(obsServer, 'message');
 
 const apps = new Map();

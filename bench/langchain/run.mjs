@@ -26,7 +26,7 @@ const REPS = Number(values.reps);
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 
 // The obs server in a child process.
-const child = fork(new URL('./obs-server.mjs', import.meta.url), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const child = fork(new URL('../lib/obs-server-process.mjs', import.meta.url), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const conn = await new Promise((resolve) => child.once('message', resolve));
 const ask = (msg) => new Promise((resolve) => { child.once('message', resolve); child.send(msg); });
 

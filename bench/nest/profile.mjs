@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 const here = dirname(fileURLToPath(import.meta.url));
 const variant = process.argv[2] ?? 'obs';
 const dir = process.argv[3] ?? `/tmp/prof-${variant}`;
-const obsServer = fork(join(here, 'obs-server.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const obsServer = fork(join(here, '../lib/obs-server-process.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const [server] = await once(obsServer, 'message');
 const child = fork(join(here, 'app.mjs'), [variant], {
   env: { ...process.env, OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: server.publicKey, OBS_SECRET_KEY: server.secretKey },

@@ -5,7 +5,7 @@
 // Each variant is a child process (app.mjs); autocannon runs here, in the parent, against
 // 127.0.0.1 only. Variants are rotated each round; each variant's req/s is divided by the plain
 // app's of the same round, and the median over rounds is reported. The local obs server runs in
-// a third process (obs-server.mjs); bytes on the wire are the trace export bodies it received
+// a third process (../lib/obs-server-process.mjs); bytes on the wire are the trace export bodies it received
 // per request (compressed when the exporter compresses).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -41,7 +41,7 @@ const VARIANTS = [
 for (const v of VARIANTS) v.key ??= v.name;
 
 const loadBefore = loadavg()[1];
-const obsServer = fork(join(here, 'obs-server.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const obsServer = fork(join(here, '../lib/obs-server-process.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const [server] = await once(obsServer, 'message');
 const apps = new Map();
 for (const v of VARIANTS) {

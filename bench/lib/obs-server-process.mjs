@@ -1,13 +1,16 @@
-// The local obs server for the Nest bench, in its own process so decoding the exports does not
-// run in the parent (the load generator). Counts the trace export bodies and spans it receives.
+// The local obs server for the benchmarks, in its own process so decoding the exports runs neither
+// in the load generator nor on the measured thread. Counts what it receives and answers over IPC:
+// 'stats' -> { bytes, spans, counts } (trace export body bytes, spans, spans per scope), 'close'.
 import { startObsServer } from '@obs/local-server';
 
 let bytes = 0;
 let spans = 0;
+const counts = new Map();
 const server = await startObsServer({
   quiet: true,
   onSpans(batch) {
     spans += batch.length;
+    for (const s of batch) counts.set(s.scope.name, (counts.get(s.scope.name) ?? 0) + 1);
   },
 });
 const drain = () => {
@@ -16,9 +19,9 @@ const drain = () => {
 };
 setInterval(drain, 250).unref();
 process.on('message', (msg) => {
-  if (msg === 'stats') {
+  if (msg === 'stats' || msg === 'counts') {
     drain();
-    process.send({ bytes, spans });
+    process.send({ bytes, spans, counts: Object.fromEntries(counts) });
   } else if (msg === 'close') server.close().then(() => process.exit(0));
 });
 process.send({ url: server.url, publicKey: server.publicKey, secretKey: server.secretKey });
