@@ -7,14 +7,12 @@
 // its own child process (../lib/obs-server-process.mjs); autocannon runs here, in the parent, against
 // 127.0.0.1 only. Variants are rotated each round; each variant's req/s is divided by the plain
 // app's of the same round, and the median over rounds is reported.
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { median, runRounds } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -43,79 +41,17 @@ const LABELS = {
 const VARIANTS = args.variants.split(',').map((name) => ({ name, label: LABELS[name] ?? name }));
 if (VARIANTS[0].name !== 'plain') throw new Error('the first variant must be plain (the baseline)');
 
-function ask(child, msg, key) {
-  return new Promise((resolve) => {
-    const on = (reply) => {
-      if (reply && key in reply) {
-        child.off('message', on);
-        resolve(reply);
-      }
-    };
-    child.on('message', on);
-    child.send(msg);
-  });
-}
-
 const loadBefore = loadavg()[0];
-const obsServer = fork(join(here, '../lib/obs-server-process.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-const [conn] = await once(obsServer, 'message');
+const rows = await runRounds({
+  appScript: join(here, 'app.mjs'),
+  variants: VARIANTS,
+  rounds: ROUNDS,
+  warmup: WARMUP,
+  duration: DURATION,
+  connections: CONNECTIONS,
+  nodeArgs: args['node-args'].split(' ').filter(Boolean),
+});
 
-const apps = new Map();
-for (const v of VARIANTS) {
-  const child = fork(join(here, 'app.mjs'), [v.name], {
-    env: { ...process.env, OBS_BASE_URL: conn.url, OBS_PUBLIC_KEY: conn.publicKey, OBS_SECRET_KEY: conn.secretKey },
-    execArgv: args['node-args'].split(' ').filter(Boolean),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [ready] = await once(child, 'message');
-  apps.set(v.name, { child, url: `http://127.0.0.1:${ready.port}` });
-}
-
-function load(url, duration) {
-  return autocannon({
-    url: `${url}/chat/42`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message: 'hello, how are you?' }),
-    connections: CONNECTIONS,
-    duration,
-  });
-}
-
-const rows = new Map(VARIANTS.map((v) => [v.name, []]));
-for (let round = 0; round < ROUNDS; round++) {
-  const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]);
-  for (const v of order) {
-    const { child, url } = apps.get(v.name);
-    await load(url, WARMUP);
-    await ask(child, 'flush', 'flushed');
-    await new Promise((r) => setTimeout(r, 300));
-    const s0 = await ask(obsServer, 'stats', 'bytes');
-    const cpu0 = (await ask(child, 'cpu', 'cpu')).cpu;
-    const result = await load(url, DURATION);
-    // The export work of these requests counts.
-    await ask(child, 'flush', 'flushed');
-    const cpu1 = (await ask(child, 'cpu', 'cpu')).cpu;
-    await new Promise((r) => setTimeout(r, 300));
-    const s1 = await ask(obsServer, 'stats', 'bytes');
-    const requests = result.requests.total;
-    if (result.errors || result.non2xx) throw new Error(`${v.name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
-    rows.get(v.name).push({
-      round,
-      rps: requests / DURATION,
-      cpuPerReq: (cpu1 - cpu0) / requests,
-      bytesPerReq: (s1.bytes - s0.bytes) / requests,
-      spansPerReq: (s1.spans - s0.spans) / requests,
-    });
-    console.error(`round ${round + 1}/${ROUNDS} ${v.name}: ${(requests / DURATION).toFixed(0)} req/s, ${((cpu1 - cpu0) / requests).toFixed(0)} µs CPU/req, ${((s1.spans - s0.spans) / requests).toFixed(2)} spans/req`);
-  }
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const plain = rows.get('plain');
 const lines = [
   '| Variant | req/s ratio (median) | req/s (median) | CPU per request | added CPU per request | bytes on the wire per request |',
@@ -163,10 +99,3 @@ ${command} --write
 `;
   await writeFile(join(here, 'RESULTS.md'), doc);
 }
-
-for (const { child } of apps.values()) {
-  child.send('close');
-  await once(child, 'exit');
-}
-obsServer.send('close');
-await once(obsServer, 'exit');

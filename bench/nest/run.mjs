@@ -7,14 +7,12 @@
 // app's of the same round, and the median over rounds is reported. The local obs server runs in
 // a third process (../lib/obs-server-process.mjs); bytes on the wire are the trace export bodies it received
 // per request (compressed when the exporter compresses).
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { median, runRounds } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -41,69 +39,16 @@ const VARIANTS = [
 for (const v of VARIANTS) v.key ??= v.name;
 
 const loadBefore = loadavg()[1];
-const obsServer = fork(join(here, '../lib/obs-server-process.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-const [server] = await once(obsServer, 'message');
-const apps = new Map();
-for (const v of VARIANTS) {
-  const child = fork(join(here, 'app.mjs'), [v.name], {
-    env: { ...process.env, OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: server.publicKey, OBS_SECRET_KEY: server.secretKey },
-    execArgv: [...args['node-args'].split(' ').filter(Boolean), ...(v.execArgv ?? [])],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [ready] = await once(child, 'message');
-  apps.set(v.key, { child, url: `http://127.0.0.1:${ready.port}` });
-}
+const rows = await runRounds({
+  appScript: join(here, 'app.mjs'),
+  variants: VARIANTS,
+  rounds: ROUNDS,
+  warmup: WARMUP,
+  duration: DURATION,
+  connections: CONNECTIONS,
+  nodeArgs: args['node-args'].split(' ').filter(Boolean),
+});
 
-function ask(child, msg) {
-  return new Promise((resolve) => {
-    child.once('message', resolve);
-    child.send(msg);
-  });
-}
-
-function load(url, duration) {
-  return autocannon({
-    url: `${url}/chat/42`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message: 'hello, how are you?' }),
-    connections: CONNECTIONS,
-    duration,
-  });
-}
-
-
-const rows = new Map(VARIANTS.map((v) => [v.key, []]));
-for (let round = 0; round < ROUNDS; round++) {
-  const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]);
-  for (const v of order) {
-    const { child, url } = apps.get(v.key);
-    await load(url, WARMUP);
-    await ask(child, 'flush');
-    const before = await ask(obsServer, 'stats');
-    const cpu0 = (await ask(child, 'cpu')).cpu;
-    const result = await load(url, DURATION);
-    await ask(child, 'flush'); // the export work of these requests counts
-    const cpu1 = (await ask(child, 'cpu')).cpu;
-    const after = await ask(obsServer, 'stats');
-    const requests = result.requests.total;
-    if (result.errors || result.non2xx) throw new Error(`${v.key}: ${result.errors} errors, ${result.non2xx} non-2xx`);
-    rows.get(v.key).push({
-      round,
-      rps: requests / DURATION,
-      cpuPerReq: (cpu1 - cpu0) / requests,
-      bytesPerReq: (after.bytes - before.bytes) / requests,
-      spansPerReq: (after.spans - before.spans) / requests,
-    });
-    console.error(`round ${round + 1}/${ROUNDS} ${v.key}: ${(requests / DURATION).toFixed(0)} req/s`);
-  }
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const plain = rows.get('plain');
 const lines = [
   '| Variant | req/s ratio (median) | req/s (median) | CPU per request | added CPU per request | bytes on the wire per request |',
@@ -150,10 +95,3 @@ ${command} --write
 `;
   await writeFile(join(here, 'RESULTS.md'), doc);
 }
-
-for (const { child } of apps.values()) {
-  child.send('close');
-  await once(child, 'exit');
-}
-obsServer.send('close');
-await once(obsServer, 'exit');
