@@ -1,34 +1,31 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatAppModule } from './fixtures/chat-app.js';
-import { createApp, only, startObs, type ObsHarness } from './support/harness.js';
+import { only, platforms, useObs } from './support/harness.js';
 
-let obs: ObsHarness;
-let app: INestApplication;
-let plain: INestApplication;
+const obs = useObs();
 
-beforeAll(async () => {
-  obs = await startObs();
-  app = await createApp(ChatAppModule.with({}));
-  plain = await createApp(ChatAppModule.with(undefined));
-});
-afterAll(async () => {
-  await app.close();
-  await plain.close();
-  await obs.handle.shutdown();
-  await obs.server.close();
-});
-beforeEach(() => obs.server.reset());
+describe.each(platforms)('exceptions ($name)', (platform) => {
+  let app: INestApplication;
+  let plain: INestApplication;
 
-/** Status and body of the same request to the app with ObsModule and to the app without. */
-async function both(path: string) {
-  const traced = await request(app.getHttpServer()).get(path);
-  const untraced = await request(plain.getHttpServer()).get(path);
-  return { traced, untraced };
-}
+  beforeAll(async () => {
+    app = await platform.createApp(ChatAppModule.with({}));
+    plain = await platform.createApp(ChatAppModule.with(undefined));
+  });
+  afterAll(async () => {
+    await app.close();
+    await plain.close();
+  });
 
-describe('exceptions', () => {
+  /** Status and body of the same request to the app with ObsModule and to the app without. */
+  async function both(path: string) {
+    const traced = await request(app.getHttpServer()).get(path);
+    const untraced = await request(plain.getHttpServer()).get(path);
+    return { traced, untraced };
+  }
+
   it('an HttpException below 500 is an answer, not an error; the response is what Nest sends without obs', async () => {
     const { traced, untraced } = await both('/errors/missing/7');
     expect(traced.status).toBe(404);

@@ -2,44 +2,41 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatAppModule, identifyUser } from './fixtures/chat-app.js';
-import { createApp, only, rootOf, sleep, startObs, type ObsHarness } from './support/harness.js';
+import { only, platforms, rootOf, sleep, useObs } from './support/harness.js';
 
-let obs: ObsHarness;
-let app: INestApplication;
-let asyncApp: INestApplication;
+const obs = useObs();
 const identifyCalls: unknown[] = [];
-
-beforeAll(async () => {
-  obs = await startObs();
-  app = await createApp(
-    ChatAppModule.with({
-      identify: (req) => {
-        identifyCalls.push(req.user);
-        return identifyUser(req);
-      },
-    }),
-  );
-  asyncApp = await createApp(
-    ChatAppModule.with({
-      identify: async (req) => {
-        await sleep(5); // e.g. a lookup of the user's plan
-        return { ...identifyUser(req), metadata: { plan: 'pro' } };
-      },
-    }),
-  );
-});
-afterAll(async () => {
-  await app.close();
-  await asyncApp.close();
-  await obs.handle.shutdown();
-  await obs.server.close();
-});
 beforeEach(() => {
-  obs.server.reset();
   identifyCalls.length = 0;
 });
 
-describe('identify runs after guards and reaches every span of the request', () => {
+describe.each(platforms)('identify runs after guards and reaches every span of the request ($name)', (platform) => {
+  let app: INestApplication;
+  let asyncApp: INestApplication;
+
+  beforeAll(async () => {
+    app = await platform.createApp(
+      ChatAppModule.with({
+        identify: (req) => {
+          identifyCalls.push(req.user);
+          return identifyUser(req);
+        },
+      }),
+    );
+    asyncApp = await platform.createApp(
+      ChatAppModule.with({
+        identify: async (req) => {
+          await sleep(5); // e.g. a lookup of the user's plan
+          return { ...identifyUser(req), metadata: { plan: 'pro' } };
+        },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await app.close();
+    await asyncApp.close();
+  });
+
   it('sees req.user set by the guard, once, and its attributes reach the @Observe method and the nested generation', async () => {
     const res = await request(app.getHttpServer())
       .post('/chat/s-1/messages')
@@ -55,6 +52,8 @@ describe('identify runs after guards and reaches every span of the request', () 
     const traceId = res.headers['x-obs-trace-id'] as string;
     const root = rootOf(obs.server, traceId);
     expect(root.name).toBe('POST /chat/:sessionId/messages');
+    expect(root.attributes['obs.observation.input']).toBe('{"question":"what is obs?"}');
+    expect(root.attributes['obs.observation.output']).toBe('{"answer":"echo: what is obs?"}');
     const answer = only(obs.server, 'ChatService.answer');
     const generation = only(obs.server, 'fake-llm');
     // Nesting: root > ChatService.answer > fake-llm, all in the request's trace.
@@ -77,6 +76,7 @@ describe('identify runs after guards and reaches every span of the request', () 
     const audit = only(obs.server, 'AuditService.check');
     expect(audit.traceId).toBe(traceId);
     expect(audit.parentSpanId).toBe(root.spanId);
+    expect(obs.server.traceIds()).toEqual([traceId]);
   });
 
   it('waits for an async identify before the handler runs', async () => {
@@ -103,19 +103,23 @@ describe('identify runs after guards and reaches every span of the request', () 
     expect(root.attributes['user.id']).toBeUndefined();
   });
 
-  it('keeps concurrent requests apart', async () => {
+  it('keeps concurrent requests apart, with a sync and with an async identify', async () => {
     const users = ['a', 'b', 'c', 'd', 'e'];
-    const responses = await Promise.all(
-      users.map((u) =>
-        request(asyncApp.getHttpServer()).post(`/chat/${u}/messages`).set('x-user', u).send({ question: `from ${u}` }),
-      ),
-    );
-    await obs.handle.flush();
-    for (const [i, res] of responses.entries()) {
-      const spans = obs.server.spansByTrace(res.headers['x-obs-trace-id'] as string);
-      const generation = spans.find((s) => s.name === 'fake-llm')!;
-      expect(generation.attributes['user.id']).toBe(users[i]);
-      expect(generation.attributes['obs.observation.input']).toBe(`from ${users[i]}`);
+    for (const target of [app, asyncApp]) {
+      obs.server.reset();
+      const responses = await Promise.all(
+        users.map((u) =>
+          request(target.getHttpServer()).post(`/chat/${u}/messages`).set('x-user', u).send({ question: `from ${u}` }).expect(201),
+        ),
+      );
+      await obs.handle.flush();
+      for (const [i, res] of responses.entries()) {
+        const spans = obs.server.spansByTrace(res.headers['x-obs-trace-id'] as string);
+        expect(spans.map((s) => s.name).sort()).toEqual(['AuditService.check', 'ChatService.answer', 'POST /chat/:sessionId/messages', 'fake-llm']);
+        const generation = spans.find((s) => s.name === 'fake-llm')!;
+        expect(generation.attributes['user.id']).toBe(users[i]);
+        expect(generation.attributes['obs.observation.input']).toBe(`from ${users[i]}`);
+      }
     }
   });
 });

@@ -1,10 +1,10 @@
 import { Controller, Get, Module, Param, VersioningType, type INestApplication } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObsModule } from '../src/index.js';
 import { ChatAppModule } from './fixtures/chat-app.js';
-import { createApp, only, rootOf, startObs, type ObsHarness } from './support/harness.js';
+import { only, platforms, rootOf, useObs } from './support/harness.js';
 
 @Controller({ path: 'orders', version: '2' })
 class OrdersController {
@@ -31,29 +31,26 @@ class ReportsModule {}
 })
 class VersionedAppModule {}
 
-let obs: ObsHarness;
-let app: INestApplication;
-let versioned: INestApplication;
-let excluding: INestApplication;
+const obs = useObs();
 
-beforeAll(async () => {
-  obs = await startObs();
-  app = await createApp(ChatAppModule.with({}), (a) => a.setGlobalPrefix('api'));
-  versioned = await createApp(VersionedAppModule, (a) => a.enableVersioning({ type: VersioningType.URI }));
-  excluding = await createApp(ChatAppModule.with({}), (a) => a.setGlobalPrefix('api', { exclude: ['cats/:id'] }));
-});
-afterAll(async () => {
-  await app.close();
-  await versioned.close();
-  await excluding.close();
-  await obs.handle.shutdown();
-  await obs.server.close();
-});
-beforeEach(() => obs.server.reset());
+describe.each(platforms)('request root observation naming ($name)', (platform) => {
+  let app: INestApplication;
+  let versioned: INestApplication;
+  let excluding: INestApplication;
 
-describe('request root observation naming', () => {
+  beforeAll(async () => {
+    app = await platform.createApp(ChatAppModule.with({}), (a) => a.setGlobalPrefix('api'));
+    versioned = await platform.createApp(VersionedAppModule, (a) => a.enableVersioning({ type: VersioningType.URI }));
+    excluding = await platform.createApp(ChatAppModule.with({}), (a) => a.setGlobalPrefix('api', { exclude: ['cats/:id'] }));
+  });
+  afterAll(async () => {
+    await app.close();
+    await versioned.close();
+    await excluding.close();
+  });
+
   it('names the root METHOD /prefix/controller/route/:param from route metadata, with HTTP attributes', async () => {
-    const res = await request(app.getHttpServer()).get('/api/cats/42?verbose=1').expect(200);
+    const res = await request(app.getHttpServer()).get('/api/cats/42?verbose=1').expect(200, { id: '42', name: 'Tom' });
     await obs.handle.flush();
     const root = only(obs.server, 'GET /api/cats/:id');
     expect(root.kind).toBe(2); // SERVER
@@ -69,6 +66,8 @@ describe('request root observation naming', () => {
     });
     expect(res.headers['x-obs-trace-id']).toBe(root.traceId);
     expect(root.scope.name).toBe('obs-sdk');
+    // One request, one trace: the middleware's observation is the one the interceptor completed.
+    expect(obs.server.spans()).toHaveLength(1);
   });
 
   it('records the parsed JSON body as input, with secrets redacted', async () => {

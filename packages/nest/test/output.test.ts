@@ -2,28 +2,25 @@ import { get } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { TRUNCATION_MARKER } from '@obs/core';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatAppModule, identifyUser } from './fixtures/chat-app.js';
-import { createApp, only, startObs, type ObsHarness } from './support/harness.js';
+import { only, platforms, urlOf, useObs } from './support/harness.js';
 
-let obs: ObsHarness;
-let app: INestApplication;
-let plain: INestApplication;
+const obs = useObs();
 
-beforeAll(async () => {
-  obs = await startObs();
-  app = await createApp(ChatAppModule.with({ identify: identifyUser, maxCaptureBytes: 100 }));
-  plain = await createApp(ChatAppModule.with(undefined));
-});
-afterAll(async () => {
-  await app.close();
-  await plain.close();
-  await obs.handle.shutdown();
-  await obs.server.close();
-});
-beforeEach(() => obs.server.reset());
+describe.each(platforms)('output capture ($name)', (platform) => {
+  let app: INestApplication;
+  let plain: INestApplication;
 
-describe('output capture', () => {
+  beforeAll(async () => {
+    app = await platform.createApp(ChatAppModule.with({ identify: identifyUser, maxCaptureBytes: 100 }));
+    plain = await platform.createApp(ChatAppModule.with(undefined));
+  });
+  afterAll(async () => {
+    await app.close();
+    await plain.close();
+  });
+
   it('records what an Observable handler emitted, and the @Observe Observable method under it', async () => {
     await request(app.getHttpServer())
       .get('/chat/words?text=one%20two%20three')
@@ -53,10 +50,12 @@ describe('output capture', () => {
         .expect(200);
     const res = await sse(app);
     expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+    expect(res.headers['x-obs-trace-id']).toMatch(/^[0-9a-f]{32}$/);
     expect(res.body).toContain('data: hello\n');
     expect(res.body).toBe((await sse(plain)).body);
     await obs.handle.flush();
     const root = only(obs.server, 'GET /chat/stream');
+    expect(root.traceId).toBe(res.headers['x-obs-trace-id']);
     expect(root.attributes['obs.observation.output']).toBe('hello streaming world');
     expect(root.attributes['obs.observation.level']).toBeUndefined();
     expect(root.attributes['user.id']).toBe('u-2');
@@ -64,9 +63,9 @@ describe('output capture', () => {
 
   it('marks an SSE stream the client left as cancelled, and unsubscribes the @Observe Observable', async () => {
     await app.listen(0, '127.0.0.1');
-    const url = `${await app.getUrl()}/chat/stream?text=${encodeURIComponent('w '.repeat(500))}`;
+    const url = `${await urlOf(app)}/chat/stream?text=${encodeURIComponent('w '.repeat(500))}`;
     await new Promise<void>((resolve, reject) => {
-      const req = get(url.replace('[::1]', '127.0.0.1'), { agent: false, headers: { 'x-user': 'u-3' } }, (res) => {
+      const req = get(url, { agent: false, headers: { 'x-user': 'u-3' } }, (res) => {
         res.once('data', () => {
           req.destroy();
           resolve();

@@ -1,10 +1,9 @@
 import { Controller, Get, Module, Param } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { getObsHandle } from '@obs/core';
 import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ObsModule, Observe } from '../src/index.js';
-import { getJson, sleep } from './support/harness.js';
+import { getJson, platforms, sleep, urlOf } from './support/harness.js';
 
 class Work {
   @Observe()
@@ -32,9 +31,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
+beforeEach(() => server.reset());
 
-describe('application shutdown', () => {
+describe.each(platforms)('application shutdown ($name)', (platform) => {
   it('app.close() flushes every accepted span, including a request in flight, and shuts down the obs it started', async () => {
+    // Nothing has started obs (each app here shuts down the obs it started).
     expect(getObsHandle()).toBeUndefined();
     @Module({
       imports: [
@@ -48,9 +49,9 @@ describe('application shutdown', () => {
     })
     class ShutdownAppModule {}
 
-    const app = await NestFactory.create(ShutdownAppModule, { logger: false });
+    const app = await platform.createRealApp(ShutdownAppModule);
     await app.listen(0, '127.0.0.1');
-    const base = await app.getUrl();
+    const base = await urlOf(app);
     expect(getObsHandle()).toBeDefined();
 
     for (const ms of [1, 2, 3]) expect(await getJson(`${base}/jobs/${ms}`)).toEqual({ done: ms });
@@ -62,20 +63,22 @@ describe('application shutdown', () => {
     expect(await inFlight).toEqual({ done: 300 });
     const roots = server.spansByName('GET /jobs/:ms');
     expect(roots.map((s) => s.attributes['url.path']).sort()).toEqual(['/jobs/1', '/jobs/2', '/jobs/3', '/jobs/300']);
-    expect(server.spansByName('Work.step')).toHaveLength(4);
+    const steps = server.spansByName('Work.step');
+    expect(steps).toHaveLength(4);
+    // Each step nests under its request's root.
+    for (const step of steps) expect(roots.find((r) => r.spanId === step.parentSpanId)?.traceId).toBe(step.traceId);
     // The module owned obs, so it shut it down.
     expect(getObsHandle()).toBeUndefined();
   });
 
   it('two apps sharing the obs an ObsModule started: the first to close only flushes, the last shuts it down', async () => {
-    server.reset();
     const obs = { baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 600, flushOnExit: false };
     const make = async () => {
       @Module({ imports: [ObsModule.forRoot({ obs })], controllers: [JobsController] })
       class SharedAppModule {}
-      const app = await NestFactory.create(SharedAppModule, { logger: false });
+      const app = await platform.createRealApp(SharedAppModule);
       await app.listen(0, '127.0.0.1');
-      return { app, base: await app.getUrl() };
+      return { app, base: await urlOf(app) };
     };
     const first = await make();
     const second = await make();

@@ -1,9 +1,11 @@
 import { get } from 'node:http';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { initObs, type ObsHandle } from '@obs/core';
 import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 /** The local obs server and the process's obs handle (one per test file: each runs in its own process). */
 export interface ObsHarness {
@@ -21,6 +23,23 @@ export async function startObs(): Promise<ObsHarness> {
     flushOnExit: false,
   });
   return { server, handle };
+}
+
+/**
+ * `startObs` for the calling suite (or file, at the top level): started before its tests, shut
+ * down after them, the server's spans reset before each test. The fields are set once it started.
+ */
+export function useObs(): ObsHarness {
+  const obs = {} as ObsHarness;
+  beforeAll(async () => {
+    Object.assign(obs, await startObs());
+  });
+  afterAll(async () => {
+    await obs.handle.shutdown();
+    await obs.server.close();
+  });
+  beforeEach(() => obs.server.reset());
+  return obs;
 }
 
 /** A real Nest app (Express platform) built with `@nestjs/testing`, initialised and ready for supertest. */
@@ -49,6 +68,33 @@ export async function createFastifyApp(
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;
+}
+
+/** One HTTP platform the shared scenarios run on (`describe.each(platforms)`). */
+export interface Platform {
+  readonly name: 'express' | 'fastify';
+  /** A tested app on this platform, initialised and ready for supertest (`createApp`, `createFastifyApp`). */
+  createApp(module: Type<unknown> | DynamicModule, setup?: (app: INestApplication) => void): Promise<INestApplication>;
+  /** An app made as a production one is, by `NestFactory.create`, on this platform (not yet listening). */
+  createRealApp(module: Type<unknown>): Promise<INestApplication>;
+}
+
+export const platforms: readonly Platform[] = [
+  {
+    name: 'express',
+    createApp,
+    createRealApp: (module) => NestFactory.create(module, { logger: false }),
+  },
+  {
+    name: 'fastify',
+    createApp: createFastifyApp,
+    createRealApp: (module) => NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), { logger: false }),
+  },
+];
+
+/** The URL a listening app answers on, as an IPv4 address (Fastify reports `[::1]`). */
+export async function urlOf(app: INestApplication): Promise<string> {
+  return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
 /** The root observation (no parent) of a trace. */
