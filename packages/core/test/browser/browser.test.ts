@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ObsBrowserClient } from '../../src/browser/index.js';
-import { captureLogs, messages, startServer, TRACE_ID, type LogLine } from '../client/helpers.js';
+import { clientServerForFile, messages, TRACE_ID } from '../client/helpers.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const ENTRY = resolve(SRC, 'browser/index.ts');
@@ -68,21 +67,9 @@ describe('@obs/core/browser import graph', () => {
   });
 });
 
+const { server, logs } = await clientServerForFile();
+
 describe('ObsBrowserClient against the local server', () => {
-  let server: ObsServer;
-  let logs: LogLine[];
-
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => {
-    server.reset();
-    logs = captureLogs();
-  });
-
   it('posts scores with the public key only', async () => {
     const client = new ObsBrowserClient({ publicKey: server.publicKey, baseUrl: server.url });
     await client.score({ traceId: TRACE_ID, name: 'thumbs', value: 1, dataType: 'BOOLEAN', comment: 'nice' });

@@ -1,23 +1,10 @@
-import type { ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ObsApiClient } from '../../src/client/api/client.js';
 import { ObsApiError, ObsApiTimeoutError } from '../../src/client/api/core/errors.js';
-import { captureLogs, clientFor, startServer, timedFetch } from './helpers.js';
+import { clientFor, clientServerForFile, timedFetch } from './helpers.js';
 
-let server: ObsServer;
-let api: ObsApiClient;
-
-beforeAll(async () => {
-  server = await startServer();
-  api = clientFor(server).api;
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  captureLogs();
-});
+const { server } = await clientServerForFile();
+const api: ObsApiClient = clientFor(server).api;
 
 /** A path parameter that must be percent-encoded to stay one segment. */
 const P = 'a b/c?d';

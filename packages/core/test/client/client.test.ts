@@ -1,24 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObsClient } from '../../src/client/client.js';
 import { ObsApiError } from '../../src/client/api/core/errors.js';
-import { captureLogs, clientFor, messages, startServer, TRACE_ID, type LogLine } from './helpers.js';
+import { clientFor, clientServerForFile, messages, TRACE_ID } from './helpers.js';
 
-let server: ObsServer;
-let logs: LogLine[];
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  logs = captureLogs();
-});
+const { server, logs } = await clientServerForFile();
 
 // Contract 4.6: the 16 client aliases removed in major 6.
 const REMOVED_ALIASES = [

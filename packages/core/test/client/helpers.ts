@@ -1,28 +1,14 @@
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { setLogger, type LogLevel } from '../../src/logger.js';
+import type { ObsServer } from '@obs/local-server';
+import type { LogLevel } from '../../src/logger.js';
 import { ObsClient } from '../../src/client/client.js';
 import type { ObsClientOptions } from '../../src/client/options.js';
+import type { LogLine } from '../support/server.js';
 
-export interface LogLine {
-  level: LogLevel;
-  message: string;
-}
-
-/** Routes the SDK logger into an array for the test to read. */
-export function captureLogs(): LogLine[] {
-  const lines: LogLine[] = [];
-  const push = (level: LogLevel) => (message: string) => void lines.push({ level, message });
-  setLogger({ debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') }, 'debug');
-  return lines;
-}
+export { clientServerForFile, type LogLine } from '../support/server.js';
 
 /** Strips the logger's `[obs] ` prefix so assertions read like the contract. */
 export function messages(lines: LogLine[], level?: LogLevel): string[] {
   return lines.filter((l) => level === undefined || l.level === level).map((l) => l.message.replace(/^\[obs\] /, ''));
-}
-
-export async function startServer(): Promise<ObsServer> {
-  return startObsServer({ publicKey: 'pk-test', secretKey: 'sk-test', quiet: true });
 }
 
 /** A client on `server` with millisecond backoff so retry tests stay fast. */

@@ -1,24 +1,15 @@
 import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import type { ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { captureLogs, clientFor, messages, SPAN_ID, startServer, timedFetch, TRACE_ID, type LogLine } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor, clientServerForFile, messages, SPAN_ID, timedFetch, TRACE_ID } from './helpers.js';
 
-let server: ObsServer;
-let logs: LogLine[];
-
-beforeAll(async () => {
+const { server, logs } = await clientServerForFile();
+beforeAll(() => {
   // activeObservation()/activeTrace() read the active span, which needs a context manager.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  server = await startServer();
 });
-afterAll(async () => {
+afterAll(() => {
   context.disable();
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  logs = captureLogs();
 });
 
 const score = (i: number) => ({ id: `score-${i}`, traceId: TRACE_ID, name: 'quality', value: i });

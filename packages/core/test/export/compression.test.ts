@@ -5,44 +5,21 @@
  * Asserted on the Content-Encoding header AND on the bytes the server received.
  */
 import { gunzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startObservation } from '../../src/index.js';
-import {
-  captureLogs,
-  installTracing,
-  restoreLogger,
-  startServer,
-  traceRequests,
-  warnings,
-  type ObsServer,
-  type RecordedRequest,
-  type Tracing,
-} from '../tracing/harness.js';
+import { captureLogs, exportForFile, traceRequests, warnings, type RecordedRequest } from '../tracing/harness.js';
 
 const ENV_KEYS = ['OBS_OTEL_COMPRESSION', 'OTEL_EXPORTER_OTLP_TRACES_COMPRESSION', 'OTEL_EXPORTER_OTLP_COMPRESSION'] as const;
 type EnvKey = (typeof ENV_KEYS)[number];
 
-let server: ObsServer;
-let tracing: Tracing | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await tracing?.close();
-  tracing = undefined;
+const { server, install } = await exportForFile(() => {
   for (const k of ENV_KEYS) delete process.env[k];
-  restoreLogger();
-  server.reset();
-});
-afterAll(async () => {
-  await server.close();
 });
 
 async function exportWith(option: string | undefined, env: Partial<Record<EnvKey, string>>): Promise<RecordedRequest> {
   for (const k of ENV_KEYS) delete process.env[k];
   Object.assign(process.env, env);
-  tracing = installTracing(server, option === undefined ? {} : { compression: option });
+  const tracing = install(option === undefined ? {} : { compression: option });
   startObservation('compression-probe', { input: 'x'.repeat(2000) }).end();
   await tracing.flush();
   const requests = traceRequests(server);

@@ -3,40 +3,17 @@
  * once the server has the spans, shutdown() flushing, retries on 503 and none on 400.
  */
 import { decodeOtlpProtobuf } from '@obs/local-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startObservation, TRACES_PATH } from '../../src/index.js';
-import {
-  captureLogs,
-  installTracing,
-  restoreLogger,
-  sleep,
-  startServer,
-  traceRequests,
-  type ObsServer,
-  type Tracing,
-} from '../tracing/harness.js';
+import { captureLogs, exportForFile, sleep, traceRequests, type Tracing } from '../tracing/harness.js';
 
-let server: ObsServer;
-let tracing: Tracing | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await tracing?.close();
-  tracing = undefined;
-  restoreLogger();
-  server.reset();
-});
-afterAll(async () => {
-  await server.close();
-});
+const { server, install } = await exportForFile();
 
 const names = () => server.spans().map((s) => s.name);
 
 describe('export modes', () => {
   it('immediate: each span leaves as it ends, without flush and whatever the interval', async () => {
-    tracing = installTracing(server, { exportMode: 'immediate', flushInterval: 60, flushAt: 100 });
+    install({ exportMode: 'immediate', flushInterval: 60, flushAt: 100 });
     startObservation('imm-1').end();
     await server.waitForSpans(1, { timeoutMs: 2000 });
     startObservation('imm-2').end();
@@ -46,7 +23,7 @@ describe('export modes', () => {
   });
 
   it('batched: nothing leaves before flushAt spans; then one request carries the whole batch', async () => {
-    tracing = installTracing(server, { exportMode: 'batched', flushAt: 3, flushInterval: 60 });
+    install({ exportMode: 'batched', flushAt: 3, flushInterval: 60 });
     startObservation('b-1').end();
     startObservation('b-2').end();
     await sleep(150);
@@ -59,7 +36,7 @@ describe('export modes', () => {
   });
 
   it('batched: a partial batch leaves after flushInterval', async () => {
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 0.3 });
+    install({ flushAt: 100, flushInterval: 0.3 });
     const ended = Date.now();
     startObservation('interval-1').end();
     startObservation('interval-2').end();
@@ -71,7 +48,7 @@ describe('export modes', () => {
   });
 
   it('flushAt splits a large flush into batches of at most flushAt spans', async () => {
-    tracing = installTracing(server, { flushAt: 4, flushInterval: 60 });
+    const tracing = install({ flushAt: 4, flushInterval: 60 });
     // 10 spans ended in one tick: the flush sends them as 4 + 4 + 2.
     for (let i = 0; i < 10; i++) startObservation(`many-${i}`).end();
     await tracing.flush();
@@ -84,7 +61,7 @@ describe('export modes', () => {
 
 describe('flush and shutdown', () => {
   it('flush() resolves only once the server has stored the spans (even when the server is slow)', async () => {
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60 });
+    const tracing = install({ flushAt: 100, flushInterval: 60 });
     server.injectFault({ path: TRACES_PATH, delayMs: 300 });
     startObservation('slow-1').end();
     startObservation('slow-2').end();
@@ -94,7 +71,7 @@ describe('flush and shutdown', () => {
   });
 
   it('flush() also waits for a batch already in flight', async () => {
-    tracing = installTracing(server, { exportMode: 'immediate' });
+    const tracing = install({ exportMode: 'immediate' });
     server.injectFault({ path: TRACES_PATH, delayMs: 250 });
     startObservation('in-flight').end();
     await sleep(30); // the immediate export is on the wire, delayed by the server
@@ -104,7 +81,7 @@ describe('flush and shutdown', () => {
   });
 
   it('shutdown() flushes pending spans, then stops exporting', async () => {
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60 });
+    const tracing = install({ flushAt: 100, flushInterval: 60 });
     startObservation('before-shutdown-1').end();
     startObservation('before-shutdown-2').end();
     await tracing.processor.shutdown();
@@ -116,7 +93,7 @@ describe('flush and shutdown', () => {
   });
 
   it('provider.shutdown() (what initObs handles call) flushes too', async () => {
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60 });
+    const tracing = install({ flushAt: 100, flushInterval: 60 });
     startObservation('provider-shutdown').end();
     await tracing.provider.shutdown();
     expect(names()).toEqual(['provider-shutdown']);
@@ -125,7 +102,7 @@ describe('flush and shutdown', () => {
 
 describe('retries', () => {
   it('a 503 then 200 still delivers the batch (retried)', async () => {
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60 });
+    const tracing = install({ flushAt: 100, flushInterval: 60 });
     server.injectFault({ path: TRACES_PATH, status: 503, times: 1 });
     startObservation('retried').end();
     await tracing.flush();
@@ -134,7 +111,7 @@ describe('retries', () => {
   });
 
   it('429 with Retry-After and a dropped connection are retried too', async () => {
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60 });
+    const tracing = install({ flushAt: 100, flushInterval: 60 });
     server.injectFault({ path: TRACES_PATH, status: 429, retryAfter: 0, times: 1 });
     server.injectFault({ path: TRACES_PATH, reset: true, times: 1 });
     startObservation('retried-twice').end();
@@ -145,7 +122,7 @@ describe('retries', () => {
 
   it('a 400 is not retried: one request, an error logged, flush resolves', async () => {
     const logs = captureLogs();
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60 });
+    const tracing = install({ flushAt: 100, flushInterval: 60 });
     server.injectFault({ path: TRACES_PATH, status: 400, body: { message: 'bad batch' }, times: 3 });
     startObservation('rejected').end();
     await tracing.flush();
@@ -165,7 +142,7 @@ describe('retries', () => {
 
   it('gives up after its attempts on a persistent 503, logs an error, and never throws', async () => {
     const logs = captureLogs();
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60 });
+    const tracing = install({ flushAt: 100, flushInterval: 60 });
     server.injectFault({ path: TRACES_PATH, status: 503, times: 10 });
     startObservation('never-delivered').end();
     await tracing.flush();
@@ -178,7 +155,7 @@ describe('retries', () => {
 describe('limits and options', () => {
   it('timeout: a request slower than `timeout` is abandoned and retried', async () => {
     const logs = captureLogs();
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60, timeout: 0.2 });
+    const tracing = install({ flushAt: 100, flushInterval: 60, timeout: 0.2 });
     // The late answer is a 503, so the abandoned request can never store spans afterwards.
     server.injectFault({ path: TRACES_PATH, delayMs: 3000, status: 503, times: 1 });
     startObservation('timed-out-once').end();
@@ -192,7 +169,7 @@ describe('limits and options', () => {
 
   it('maxQueueSize: spans past the cap are dropped with one error, the rest delivered', async () => {
     const logs = captureLogs();
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60, maxQueueSize: 3 });
+    const tracing = install({ flushAt: 100, flushInterval: 60, maxQueueSize: 3 });
     for (let i = 0; i < 6; i++) startObservation(`capped-${i}`).end();
     await tracing.flush();
     expect(names().sort()).toEqual(['capped-0', 'capped-1', 'capped-2']);
@@ -203,7 +180,7 @@ describe('limits and options', () => {
     process.env.OBS_FLUSH_AT = '2';
     process.env.OBS_FLUSH_INTERVAL = '60';
     try {
-      tracing = installTracing(server, { flushAt: undefined, flushInterval: undefined });
+      install({ flushAt: undefined, flushInterval: undefined });
     } finally {
       delete process.env.OBS_FLUSH_AT;
       delete process.env.OBS_FLUSH_INTERVAL;
@@ -219,8 +196,9 @@ describe('limits and options', () => {
   it('environment and release default from OBS_TRACING_ENVIRONMENT / OBS_RELEASE', async () => {
     process.env.OBS_TRACING_ENVIRONMENT = 'env-from-var';
     process.env.OBS_RELEASE = 'release-from-var';
+    let tracing: Tracing;
     try {
-      tracing = installTracing(server);
+      tracing = install();
     } finally {
       delete process.env.OBS_TRACING_ENVIRONMENT;
       delete process.env.OBS_RELEASE;
@@ -233,7 +211,7 @@ describe('limits and options', () => {
   it('a custom exporter replaces OTLP/HTTP (no keys needed), still filtered and flushed', async () => {
     const { InMemorySpanExporter } = await import('@opentelemetry/sdk-trace-node');
     const memory = new InMemorySpanExporter();
-    tracing = installTracing(server, { exporter: memory, baseUrl: undefined, publicKey: undefined, secretKey: undefined });
+    const tracing = install({ exporter: memory, baseUrl: undefined, publicKey: undefined, secretKey: undefined });
     expect(tracing.processor.enabled).toBe(true);
     startObservation('to-memory').end();
     await tracing.flush();

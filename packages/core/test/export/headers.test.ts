@@ -2,40 +2,19 @@
  * The export request as the server received it: path, Basic auth, the obs headers of wire
  * contract 1, and `additionalHeaders` replacing a default whatever the case of its name.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startObservation } from '../../src/index.js';
-import {
-  installTracing,
-  PACKAGE_VERSION,
-  startServer,
-  traceRequests,
-  type ObsServer,
-  type RecordedRequest,
-  type Tracing,
-} from '../tracing/harness.js';
+import { exportForFile, PACKAGE_VERSION, traceRequests, type RecordedRequest } from '../tracing/harness.js';
 
-let server: ObsServer;
-let tracing: Tracing | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await tracing?.close();
-  tracing = undefined;
-  server.reset();
-});
-afterAll(async () => {
-  await server.close();
-});
+const { server, install } = await exportForFile(undefined, { restoreLogs: false });
 
 /** Header names as sent on the wire (raw), lower-cased. */
 function rawHeaderNames(req: RecordedRequest): string[] {
   return req.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
 }
 
-async function exportOne(options: Parameters<typeof installTracing>[1] = {}): Promise<RecordedRequest> {
-  tracing = installTracing(server, options);
+async function exportOne(options: Parameters<typeof install>[0] = {}): Promise<RecordedRequest> {
+  const tracing = install(options);
   startObservation('header-probe').end();
   await tracing.flush();
   const requests = traceRequests(server);

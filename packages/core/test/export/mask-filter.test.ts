@@ -3,7 +3,7 @@
  * throwing mask masks fully) and `shouldExportSpan` composed with `isDefaultExportSpan`.
  */
 import { trace } from '@opentelemetry/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   isDefaultExportSpan,
   MASK_FAILED,
@@ -12,33 +12,9 @@ import {
   startObservation,
   type MaskFunction,
 } from '../../src/index.js';
-import {
-  attr,
-  captureLogs,
-  installTracing,
-  only,
-  restoreLogger,
-  startServer,
-  warnings,
-  type ObsServer,
-  type Tracing,
-} from '../tracing/harness.js';
+import { attr, captureLogs, exportForFile, only, warnings } from '../tracing/harness.js';
 
-let server: ObsServer;
-let tracing: Tracing | undefined;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(async () => {
-  await tracing?.close();
-  tracing = undefined;
-  restoreLogger();
-  server.reset();
-});
-afterAll(async () => {
-  await server.close();
-});
+const { server, install } = await exportForFile();
 
 /** Replaces every string containing "secret" (at any depth) with "***". */
 function redact(value: unknown): unknown {
@@ -55,7 +31,7 @@ describe('mask', () => {
       seen.push(data);
       return redact(data);
     };
-    tracing = installTracing(server, { mask });
+    const tracing = install({ mask });
     await propagateAttributes({ userId: 'user-secret-id', metadata: { apiKey: 'secret-trace', plan: 'pro', n: 3 } }, async () => {
       startObservation(
         'masked-gen',
@@ -96,7 +72,7 @@ describe('mask', () => {
   });
 
   it('masks values set later with update() and spans of plain tracers inside an observation', async () => {
-    tracing = installTracing(server, { mask: ({ data }) => redact(data) });
+    const tracing = install({ mask: ({ data }) => redact(data) });
     await startActiveObservation('masked-root', async (root) => {
       root.update({ output: { reply: 'top secret' }, metadata: { later: 'secret-later' } });
       trace
@@ -113,7 +89,7 @@ describe('mask', () => {
 
   it('a throwing mask masks every such attribute fully, warns, and the span is still exported', async () => {
     const logs = captureLogs();
-    tracing = installTracing(server, {
+    const tracing = install({
       mask: () => {
         throw new Error('mask bug');
       },
@@ -146,7 +122,7 @@ describe('mask', () => {
 
 describe('shouldExportSpan', () => {
   it('default: obs spans and plain spans inside an observation are exported; a plain span outside is not', async () => {
-    tracing = installTracing(server);
+    const tracing = install();
     const plain = trace.getTracer('plain-db');
     plain.startSpan('plain-outside').end();
     await startActiveObservation('f-root', async () => {
@@ -170,7 +146,7 @@ describe('shouldExportSpan', () => {
 
   it('a custom filter composes with isDefaultExportSpan', async () => {
     const calls: string[] = [];
-    tracing = installTracing(server, {
+    const tracing = install({
       shouldExportSpan: ({ otelSpan }) => {
         calls.push(otelSpan.name);
         return isDefaultExportSpan(otelSpan) && !otelSpan.name.startsWith('noisy');
@@ -189,7 +165,7 @@ describe('shouldExportSpan', () => {
   });
 
   it('a custom filter can export what the default drops', async () => {
-    tracing = installTracing(server, { shouldExportSpan: () => true });
+    const tracing = install({ shouldExportSpan: () => true });
     trace.getTracer('plain').startSpan('everything-goes').end();
     await tracing.flush();
     expect(server.spans().map((s) => s.name)).toEqual(['everything-goes']);
@@ -197,7 +173,7 @@ describe('shouldExportSpan', () => {
 
   it('a throwing filter never throws into the app: the span is exported and a warning logged', async () => {
     const logs = captureLogs();
-    tracing = installTracing(server, {
+    const tracing = install({
       shouldExportSpan: () => {
         throw new Error('filter bug');
       },

@@ -2,7 +2,7 @@
  * Every span attribute key of wire contract 2.1 (observation) and 2.2 (trace), sent through a
  * real ObsSpanProcessor to the local obs server and asserted on what it decoded.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   observe,
   propagateAttributes,
@@ -16,28 +16,14 @@ import {
   ALL_TYPES,
   attr,
   captureLogs,
-  installTracing,
   only,
   PACKAGE_VERSION,
   restoreLogger,
-  startServer,
+  tracingForFile,
   warnings,
-  type ObsServer,
-  type Tracing,
 } from './harness.js';
 
-let server: ObsServer;
-let tracing: Tracing;
-
-beforeAll(async () => {
-  server = await startServer();
-  tracing = installTracing(server, { environment: 'it-env', release: 'rel-42' });
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await tracing.close();
-  await server.close();
-});
+const { server, tracing } = await tracingForFile({ environment: 'it-env', release: 'rel-42' });
 
 describe('observation attributes (wire contract 2.1)', () => {
   it('sends all ten observation types with obs.observation.type, from the obs-sdk scope', async () => {

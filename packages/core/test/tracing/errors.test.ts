@@ -2,22 +2,11 @@
  * Errors inside startActiveObservation and observe (sync throw and rejected Promise): level
  * ERROR, status message, OTel status ERROR (2), an `exception` event, the error rethrown as is.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { observe, startActiveObservation, startObservation } from '../../src/index.js';
-import { installTracing, only, sleep, startServer, type DecodedSpan, type ObsServer, type Tracing } from './harness.js';
+import { only, sleep, tracingForFile, type DecodedSpan } from './harness.js';
 
-let server: ObsServer;
-let tracing: Tracing;
-
-beforeAll(async () => {
-  server = await startServer();
-  tracing = installTracing(server);
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await tracing.close();
-  await server.close();
-});
+const { server, tracing } = await tracingForFile();
 
 class PaymentError extends Error {
   constructor(message: string, readonly httpStatus: number) {

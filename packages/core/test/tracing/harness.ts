@@ -7,11 +7,20 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { startObsServer, type AttrValue, type DecodedSpan, type ObsServer, type RecordedRequest } from '@obs/local-server';
-import { expect } from 'vitest';
-import { ObsSpanProcessor, setLogger, TRACES_PATH, type LogLevel, type ObsSpanProcessorOptions } from '../../src/index.js';
+import type { AttrValue, DecodedSpan, ObsServer, RecordedRequest } from '@obs/local-server';
+import { afterAll, afterEach, expect } from 'vitest';
+import { ObsSpanProcessor, TRACES_PATH, type ObsSpanProcessorOptions } from '../../src/index.js';
+import {
+  captureLogs,
+  restoreLogger,
+  serverForFile,
+  startServer as startKeyedServer,
+  TRACING_KEYS,
+  type LogLine,
+} from '../support/server.js';
 
-export type { DecodedSpan, ObsServer, RecordedRequest };
+export { captureLogs, restoreLogger };
+export type { DecodedSpan, LogLine, ObsServer, RecordedRequest };
 
 /** Version of `@obs/core` as published (what `x-obs-sdk-version` must say). */
 export const PACKAGE_VERSION: string = JSON.parse(
@@ -19,7 +28,7 @@ export const PACKAGE_VERSION: string = JSON.parse(
 ).version;
 
 export async function startServer(): Promise<ObsServer> {
-  return startObsServer({ quiet: true, publicKey: 'pk-it', secretKey: 'sk-it-very-secret' });
+  return startKeyedServer(TRACING_KEYS);
 }
 
 export interface Tracing {
@@ -69,21 +78,48 @@ export function installTracing(server: ObsServer, options: ObsSpanProcessorOptio
   };
 }
 
-export interface LogLine {
-  level: LogLevel;
-  message: string;
+/**
+ * The tracing tests' set-up: one server and one registered provider for the whole file (see
+ * `installTracing`); the server is reset after each test, both are closed after all.
+ */
+export async function tracingForFile(options: ObsSpanProcessorOptions = {}): Promise<{ server: ObsServer; tracing: Tracing }> {
+  const server = await serverForFile(TRACING_KEYS);
+  const tracing = installTracing(server, options);
+  afterEach(() => server.reset());
+  afterAll(async () => {
+    await tracing.close();
+  });
+  return { server, tracing };
 }
 
-/** Routes the SDK logger into an array (threshold `debug`); `restoreLogger()` puts console back. */
-export function captureLogs(): LogLine[] {
-  const lines: LogLine[] = [];
-  const push = (level: LogLevel) => (message: string) => void lines.push({ level, message });
-  setLogger({ debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') }, 'debug');
-  return lines;
+export interface ExportFixture {
+  server: ObsServer;
+  /** `installTracing(server, options)` for this test only: closed after it. */
+  install(options?: ObsSpanProcessorOptions): Tracing;
 }
 
-export function restoreLogger(): void {
-  setLogger(console, 'warn');
+/**
+ * The export tests' set-up: one server for the file, a provider installed by each test. After
+ * each test: the provider is closed, `cleanup` runs, the logger goes back to console (unless
+ * `restoreLogs` is false) and the server is reset.
+ */
+export async function exportForFile(cleanup?: () => void, { restoreLogs = true } = {}): Promise<ExportFixture> {
+  const server = await serverForFile(TRACING_KEYS);
+  let tracing: Tracing | undefined;
+  afterEach(async () => {
+    await tracing?.close();
+    tracing = undefined;
+    cleanup?.();
+    if (restoreLogs) restoreLogger();
+    server.reset();
+  });
+  return {
+    server,
+    install(options) {
+      tracing = installTracing(server, options);
+      return tracing;
+    },
+  };
 }
 
 export function warnings(lines: LogLine[]): string[] {

@@ -3,22 +3,11 @@
  * lasts as long as the result, the output is the reassembled text, early exits are marked.
  */
 import { trace } from '@opentelemetry/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getActiveSpanId, observe, startObservation } from '../../src/index.js';
-import { attr, installTracing, only, sleep, startServer, type ObsServer, type Tracing } from './harness.js';
+import { attr, only, sleep, tracingForFile } from './harness.js';
 
-let server: ObsServer;
-let tracing: Tracing;
-
-beforeAll(async () => {
-  server = await startServer();
-  tracing = installTracing(server);
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await tracing.close();
-  await server.close();
-});
+const { server, tracing } = await tracingForFile();
 
 const encoder = new TextEncoder();
 

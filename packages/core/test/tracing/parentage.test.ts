@@ -3,7 +3,7 @@
  * of contract 4.6.
  */
 import { TraceFlags, trace } from '@opentelemetry/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as core from '../../src/index.js';
 import {
   createTraceId,
@@ -12,20 +12,9 @@ import {
   startActiveObservation,
   startObservation,
 } from '../../src/index.js';
-import { installTracing, only, sleep, startServer, type ObsServer, type Tracing } from './harness.js';
+import { only, sleep, tracingForFile } from './harness.js';
 
-let server: ObsServer;
-let tracing: Tracing;
-
-beforeAll(async () => {
-  server = await startServer();
-  tracing = installTracing(server);
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await tracing.close();
-  await server.close();
-});
+const { server, tracing } = await tracingForFile();
 
 describe('parentage', () => {
   it('observation.startObservation() makes a child (and grandchild) in the same trace, not made active', async () => {

@@ -4,36 +4,12 @@
  * values are dropped with one warning, never thrown.
  */
 import { trace } from '@opentelemetry/api';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { observe, propagateAttributes, startActiveObservation, startObservation } from '../../src/index.js';
-import {
-  attr,
-  captureLogs,
-  installTracing,
-  only,
-  restoreLogger,
-  sleep,
-  startServer,
-  warnings,
-  type ObsServer,
-  type Tracing,
-} from './harness.js';
+import { attr, captureLogs, only, restoreLogger, sleep, tracingForFile, warnings } from './harness.js';
 
-let server: ObsServer;
-let tracing: Tracing;
-
-beforeAll(async () => {
-  server = await startServer();
-  tracing = installTracing(server);
-});
-afterEach(() => {
-  server.reset();
-  restoreLogger();
-});
-afterAll(async () => {
-  await tracing.close();
-  await server.close();
-});
+const { server, tracing } = await tracingForFile();
+afterEach(() => restoreLogger());
 
 const TRACE_KEYS = (span: { attributes: Record<string, unknown> }) =>
   Object.keys(span.attributes).filter((k) => k === 'user.id' || k === 'session.id' || k.startsWith('obs.trace.'));
