@@ -10,10 +10,10 @@
 // batch), each pipeline sends the same batch `sends` times in a row (awaiting each), variants
 // alternated over `reps` repetitions; CPU is this process's user + system time (gzip runs on the
 // thread pool and is included) per span, median over repetitions.
-import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { ObsOtlpExporter, TRACES_PATH } from '@obs/core';
+import { ask, median, startObsServerProcess } from '../lib/http-rounds.mjs';
 import { makeSpans } from './spans.mjs';
 
 const { values } = parseArgs({ options: { sends: { type: 'string', default: '400' }, reps: { type: 'string', default: '5' } } });
@@ -24,9 +24,7 @@ const otelRequire = createRequire(createRequire(import.meta.url).resolve('@opent
 const { ProtobufTraceSerializer } = otelRequire('@opentelemetry/otlp-transformer');
 const { gzip } = await import(new URL('../../packages/core/dist/export/compression.js', import.meta.url));
 
-const child = fork(new URL('../lib/obs-server-process.mjs', import.meta.url), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-const conn = await new Promise((resolve) => child.once('message', resolve));
-const ask = (msg) => new Promise((resolve) => { child.once('message', resolve); child.send(msg); });
+const { child, conn } = await startObsServerProcess();
 const options = { baseUrl: conn.url, publicKey: conn.publicKey, secretKey: conn.secretKey, compression: 'gzip' };
 
 const httpExporter = new ObsOtlpExporter(options);
@@ -55,7 +53,6 @@ function check(result) {
 }
 
 const spans = await makeSpans(512);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`Node ${process.version}, ${SENDS} sends per run, ${REPS} repetitions, gzip on`);
 console.log('| Batch | Pipeline | CPU µs per span (median) | CPU µs per request | wall µs per request |');
 console.log('|---:|---|---:|---:|---:|');
@@ -80,6 +77,6 @@ for (const size of [2, 512]) {
     console.log(`| ${size} | ${name} | ${(median(cpu) / size).toFixed(2)} | ${median(cpu).toFixed(0)} | ${median(wall).toFixed(0)} |`);
   }
 }
-const stats = await ask('stats');
+const stats = await ask(child, 'stats', 'spans');
 console.log(`server received ${stats.spans} spans`);
 child.send('close');

@@ -12,7 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median, runRounds } from '../lib/http-rounds.mjs';
+import { resultsTable, runRounds } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -52,25 +52,8 @@ const rows = await runRounds({
   nodeArgs: args['node-args'].split(' ').filter(Boolean),
 });
 
-const plain = rows.get('plain');
-const lines = [
-  '| Variant | req/s ratio (median) | req/s (median) | CPU per request | added CPU per request | bytes on the wire per request |',
-  '|---|---:|---:|---:|---:|---:|',
-];
-for (const v of VARIANTS) {
-  const r = rows.get(v.name);
-  const ratio = median(r.map((x, i) => x.rps / plain[i].rps));
-  const ratios = r.map((x, i) => (x.rps / plain[i].rps).toFixed(2)).join(', ');
-  const cpu = median(r.map((x) => x.cpuPerReq));
-  const added = median(r.map((x, i) => x.cpuPerReq - plain[i].cpuPerReq));
-  const bytes = median(r.map((x) => x.bytesPerReq));
-  const spans = median(r.map((x) => x.spansPerReq));
-  lines.push(
-    `| ${v.label} | ${ratio.toFixed(2)}${v.name === 'plain' ? '' : ` (${ratios})`} | ${Math.round(median(r.map((x) => x.rps))).toLocaleString('en')} | ${Math.round(cpu)} µs | ${v.name === 'plain' ? '-' : `+${Math.round(added)} µs`} | ${v.name === 'plain' ? '-' : `${Math.round(bytes).toLocaleString('en')} (${spans.toFixed(0)} spans)`} |`,
-  );
-}
 const command = `node bench/express/run.mjs --rounds ${ROUNDS} --warmup ${WARMUP} --duration ${DURATION} --connections ${CONNECTIONS}${args.variants !== 'plain,obs,otel' ? ` --variants ${args.variants}` : ''}${args['node-args'] ? ` --node-args='${args['node-args']}'` : ''}`;
-const table = lines.join('\n');
+const table = resultsTable(VARIANTS, rows);
 console.log(table);
 
 if (args.write) {

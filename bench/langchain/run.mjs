@@ -6,7 +6,6 @@
 // the same server). Heap growth is measured after the timings (see below).
 //
 //   node --expose-gc bench/langchain/run.mjs [--invocations 2000] [--reps 7]
-import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { awaitAllCallbacks } from '@langchain/core/callbacks/promises';
@@ -19,6 +18,7 @@ import { setLangfuseTracerProvider } from '@langfuse/tracing';
 import { initObs } from '@obs/core';
 import { CallbackHandler } from '@obs/langchain';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { ask, median, startObsServerProcess } from '../lib/http-rounds.mjs';
 
 const { values } = parseArgs({ options: { invocations: { type: 'string', default: '2000' }, reps: { type: 'string', default: '7' } } });
 const N = Number(values.invocations);
@@ -26,9 +26,7 @@ const REPS = Number(values.reps);
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 
 // The obs server in a child process.
-const child = fork(new URL('../lib/obs-server-process.mjs', import.meta.url), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-const conn = await new Promise((resolve) => child.once('message', resolve));
-const ask = (msg) => new Promise((resolve) => { child.once('message', resolve); child.send(msg); });
+const { child, conn } = await startObsServerProcess();
 
 // obs: its global provider. Langfuse: an isolated provider with its span processor, so neither
 // processor sees the other's spans. A block never yields to the event loop (the fake model has no
@@ -108,18 +106,13 @@ for (const v of variants) {
   results.get(v.name).heapDelta.push((after[HEAP_BLOCKS - 1] - after[1]) / (HEAP_BLOCKS - 2));
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const med = (name, key = 'us') => median(results.get(name)[key]);
 const LANGFUSE = 'Langfuse 5.11 + LangfuseSpanProcessor';
 const empty = med('empty handler');
 const langfuseExtra = med(LANGFUSE) - empty;
 const emptyCpu = med('empty handler', 'cpu');
 const langfuseExtraCpu = med(LANGFUSE, 'cpu') - emptyCpu;
-const { counts } = await ask('counts');
+const { counts } = await ask(child, 'stats', 'counts');
 
 console.log(`\n${N} invocations per block, ${REPS} repetitions, Node ${process.version}, ${new Date().toISOString()}\n`);
 const signed = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(0)}`;

@@ -1,6 +1,7 @@
-// Shared by the HTTP benchmarks: the local obs server and one app process per variant, then
-// rounds of autocannon load with the variant order rotated; per round and variant: req/s, app CPU
-// per request (export included), export bytes and spans per request.
+// Shared by the benchmarks: the local obs server process and IPC with it (`ask`, `median`), the
+// apps under load (`startApp`, `loadChat`), and for the HTTP benchmarks rounds of autocannon load
+// with the variant order rotated (`runRounds`: per round and variant req/s, app CPU per request,
+// export included, export bytes and spans per request) and their Markdown table (`resultsTable`).
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -27,51 +28,61 @@ export const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+/** Forks the local obs server process (./obs-server-process.mjs); resolves with it and its { url, publicKey, secretKey }. */
+export async function startObsServerProcess() {
+  const child = fork(fileURLToPath(new URL('./obs-server-process.mjs', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [conn] = await once(child, 'message');
+  return { child, conn };
+}
+
+/** Forks `appScript <variant>` exporting to the obs server `conn`; resolves once it sent its {port}. */
+export async function startApp(appScript, variant, conn, execArgv = []) {
+  const child = fork(appScript, [variant], {
+    env: { ...process.env, OBS_BASE_URL: conn.url, OBS_PUBLIC_KEY: conn.publicKey, OBS_SECRET_KEY: conn.secretKey },
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [ready] = await once(child, 'message');
+  return { child, port: ready.port };
+}
+
+/** autocannon load on the apps' `POST /chat/42`; `opts`: connections and duration (s) or amount. */
+export const loadChat = (port, opts) =>
+  autocannon({
+    url: `http://127.0.0.1:${port}/chat/42`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'hello, how are you?' }),
+    connections: 20,
+    ...opts,
+  });
+
 /**
  * Starts the obs server process and each variant's app (`appScript <variant>`; the app answers
  * IPC 'flush' -> {flushed}, 'cpu' -> {cpu} and first sends {port}), runs the rounds, stops all.
- * `variants`: [{ name, key?, execArgv? }], the first is the baseline.
+ * `variants`: [{ name, execArgv? }], the first is the baseline. Resolves with name -> row per round.
  */
 export async function runRounds({ appScript, variants, rounds, warmup, duration, connections, nodeArgs = [], log = console.error }) {
-  const obsServer = fork(fileURLToPath(new URL('./obs-server-process.mjs', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const [conn] = await once(obsServer, 'message');
+  const { child: obsServer, conn } = await startObsServerProcess();
   const apps = new Map();
-  for (const v of variants) {
-    const child = fork(appScript, [v.name], {
-      env: { ...process.env, OBS_BASE_URL: conn.url, OBS_PUBLIC_KEY: conn.publicKey, OBS_SECRET_KEY: conn.secretKey },
-      execArgv: [...nodeArgs, ...(v.execArgv ?? [])],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const [ready] = await once(child, 'message');
-    apps.set(v.key ?? v.name, { child, url: `http://127.0.0.1:${ready.port}` });
-  }
-  const load = (url, seconds) =>
-    autocannon({
-      url: `${url}/chat/42`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'hello, how are you?' }),
-      connections,
-      duration: seconds,
-    });
-  const rows = new Map(variants.map((v) => [v.key ?? v.name, []]));
+  for (const v of variants) apps.set(v.name, await startApp(appScript, v.name, conn, [...nodeArgs, ...(v.execArgv ?? [])]));
+  const rows = new Map(variants.map((v) => [v.name, []]));
   for (let round = 0; round < rounds; round++) {
     const order = variants.map((_, i) => variants[(i + round) % variants.length]);
-    for (const v of order) {
-      const key = v.key ?? v.name;
-      const { child, url } = apps.get(key);
-      await load(url, warmup);
+    for (const { name } of order) {
+      const { child, port } = apps.get(name);
+      await loadChat(port, { connections, duration: warmup });
       await ask(child, 'flush', 'flushed');
       await new Promise((r) => setTimeout(r, 300));
       const s0 = await ask(obsServer, 'stats', 'bytes');
       const cpu0 = (await ask(child, 'cpu', 'cpu')).cpu;
-      const result = await load(url, duration);
+      const result = await loadChat(port, { connections, duration });
       await ask(child, 'flush', 'flushed'); // the export work of these requests counts
       const cpu1 = (await ask(child, 'cpu', 'cpu')).cpu;
       await new Promise((r) => setTimeout(r, 300));
       const s1 = await ask(obsServer, 'stats', 'bytes');
       const requests = result.requests.total;
-      if (result.errors || result.non2xx) throw new Error(`${key}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+      if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
       const row = {
         round,
         rps: requests / duration,
@@ -79,11 +90,35 @@ export async function runRounds({ appScript, variants, rounds, warmup, duration,
         bytesPerReq: (s1.bytes - s0.bytes) / requests,
         spansPerReq: (s1.spans - s0.spans) / requests,
       };
-      rows.get(key).push(row);
-      log(`round ${round + 1}/${rounds} ${key}: ${row.rps.toFixed(0)} req/s, ${row.cpuPerReq.toFixed(0)} µs CPU/req, ${row.spansPerReq.toFixed(2)} spans/req`);
+      rows.get(name).push(row);
+      log(`round ${round + 1}/${rounds} ${name}: ${row.rps.toFixed(0)} req/s, ${row.cpuPerReq.toFixed(0)} µs CPU/req, ${row.spansPerReq.toFixed(2)} spans/req`);
     }
   }
   for (const { child } of apps.values()) child.kill();
   obsServer.send('close');
   return rows;
+}
+
+/**
+ * The Markdown results table of `runRounds`: one line per variant ({ name, label }), req/s ratios
+ * to the first (baseline) variant of the same round (median, then the per-round ratios).
+ */
+export function resultsTable(variants, rows) {
+  const base = rows.get(variants[0].name);
+  const lines = [
+    '| Variant | req/s ratio (median) | req/s (median) | CPU per request | added CPU per request | bytes on the wire per request |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const [i, v] of variants.entries()) {
+    const r = rows.get(v.name);
+    const ratios = r.map((x, j) => x.rps / base[j].rps);
+    const cpu = median(r.map((x) => x.cpuPerReq));
+    const added = median(r.map((x, j) => x.cpuPerReq - base[j].cpuPerReq));
+    const bytes = median(r.map((x) => x.bytesPerReq));
+    const spans = median(r.map((x) => x.spansPerReq));
+    lines.push(
+      `| ${v.label} | ${median(ratios).toFixed(2)}${i === 0 ? '' : ` (${ratios.map((x) => x.toFixed(2)).join(', ')})`} | ${Math.round(median(r.map((x) => x.rps))).toLocaleString('en')} | ${Math.round(cpu)} µs | ${i === 0 ? '-' : `${added >= 0 ? '+' : ''}${Math.round(added)} µs`} | ${bytes === 0 ? '-' : `${Math.round(bytes).toLocaleString('en')} (${spans.toFixed(0)} spans)`} |`,
+    );
+  }
+  return lines.join('\n');
 }

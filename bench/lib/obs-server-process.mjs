@@ -19,7 +19,7 @@ const drain = () => {
 };
 setInterval(drain, 250).unref();
 process.on('message', (msg) => {
-  if (msg === 'stats' || msg === 'counts') {
+  if (msg === 'stats') {
     drain();
     process.send({ bytes, spans, counts: Object.fromEntries(counts) });
   } else if (msg === 'close') server.close().then(() => process.exit(0));

@@ -12,7 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median, runRounds } from '../lib/http-rounds.mjs';
+import { resultsTable, runRounds } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -36,7 +36,6 @@ const VARIANTS = [
   { name: 'obs', label: '+ ObsModule.forRoot() (root observation, input/output) + 1 @Observe span' },
   { name: 'obs-nocapture', label: '+ ObsModule.forRoot({ captureInput: false, captureOutput: false }) + 1 @Observe span' },
 ];
-for (const v of VARIANTS) v.key ??= v.name;
 
 const loadBefore = loadavg()[1];
 const rows = await runRounds({
@@ -49,24 +48,8 @@ const rows = await runRounds({
   nodeArgs: args['node-args'].split(' ').filter(Boolean),
 });
 
-const plain = rows.get('plain');
-const lines = [
-  '| Variant | req/s ratio (median) | req/s (median) | CPU per request | added CPU per request | bytes on the wire per request |',
-  '|---|---:|---:|---:|---:|---:|',
-];
-for (const v of VARIANTS) {
-  const r = rows.get(v.key);
-  const ratio = median(r.map((x, i) => x.rps / plain[i].rps));
-  const cpu = median(r.map((x) => x.cpuPerReq));
-  const added = median(r.map((x, i) => x.cpuPerReq - plain[i].cpuPerReq));
-  const bytes = median(r.map((x) => x.bytesPerReq));
-  const spans = median(r.map((x) => x.spansPerReq));
-  lines.push(
-    `| ${v.label} | ${ratio.toFixed(2)} | ${Math.round(median(r.map((x) => x.rps))).toLocaleString('en')} | ${Math.round(cpu)} µs | ${v.key === 'plain' ? '-' : `${added >= 0 ? '+' : ''}${Math.round(added)} µs`} | ${bytes === 0 ? '-' : `${Math.round(bytes).toLocaleString('en')} (${spans.toFixed(0)} spans)`} |`,
-  );
-}
 const command = `node bench/nest/run.mjs --rounds ${ROUNDS} --warmup ${WARMUP} --duration ${DURATION} --connections ${CONNECTIONS}${args['node-args'] ? ` --node-args='${args['node-args']}'` : ''}`;
-const table = lines.join('\n');
+const table = resultsTable(VARIANTS, rows);
 console.log(table);
 
 if (args.write) {
@@ -76,7 +59,7 @@ Hello-world Nest 12 app on the Express platform, \`POST /chat/:id\` with a JSON 
 \`{ answer }\` from a service method (the traced variants observe it with \`@Observe()\`: one
 child span). ${CONNECTIONS} connections, ${WARMUP} s warm-up, ${DURATION} s measured, variants rotated for
 ${ROUNDS} rounds; each variant's req/s is divided by the plain app's in the same round, then the
-median. CPU is the app process's user + system time (including exporting), per request. Bytes
+median (the per-round ratios are in parentheses). CPU is the app process's user + system time (including exporting), per request. Bytes
 are the OTLP export bodies the local obs server received per request. Each app is a child
 process, the local obs server another; autocannon runs in the parent; 127.0.0.1 only.
 
