@@ -15,6 +15,7 @@ import {
   logger,
   ObsAttributes,
   TextCapture,
+  toAttributeString,
   type ObsObservationAttributes,
   type ObservationType,
   type PropagateAttributesParams,
@@ -24,7 +25,6 @@ import { generationEnd, generationStart } from './generation.js';
 import { interruptsOf, isGraphBubbleUp } from './interrupt.js';
 import { applyMask } from './mask.js';
 import { DEFAULT_ABANDON_AFTER_MS, DEFAULT_MAX_OPEN_RUNS, type CallbackHandlerOptions } from './options.js';
-import { toAttributeString as toJsonAttribute } from '@obs/core';
 import { observationType, runName, type RunKind } from './run-kind.js';
 import { HIDDEN_TAG, observationMetadata, promptOf } from './run-metadata.js';
 import { RunTracker, type RunState, type RunTree } from './run-tracker.js';
@@ -248,20 +248,17 @@ export class CallbackHandler extends BaseCallbackHandler {
     this.guard('handleLLMEnd', () => {
       const run = this.tracker.get(runId);
       if (!run?.obs) return;
-      const g = generationEnd(output as unknown as Parameters<typeof generationEnd>[0]);
+      const g = generationEnd(output);
       const attrs: ObsObservationAttributes = { output: this.capture(g.output) };
       if (g.usageDetails) attrs.usageDetails = g.usageDetails;
       if (run.firstTokenAt !== undefined) attrs.completionStartTime = new Date(run.firstTokenAt);
-      const meta: Dict = {};
+      let meta: Dict | undefined;
       if (g.model && g.model !== run.requestedModel) {
         attrs.model = g.model;
-        if (run.requestedModel) meta['requested_model'] = run.requestedModel;
+        if (run.requestedModel) (meta ??= {})['requested_model'] = run.requestedModel;
       }
-      if (g.finishReason) meta['finish_reason'] = g.finishReason;
-      for (const _ in meta) {
-        attrs.metadata = this.mask(meta);
-        break;
-      }
+      if (g.finishReason) (meta ??= {})['finish_reason'] = g.finishReason;
+      if (meta) attrs.metadata = this.mask(meta);
       run.tokens = undefined;
       this.close(run, attrs);
     });
@@ -344,31 +341,11 @@ export class CallbackHandler extends BaseCallbackHandler {
   // observation and each action an event under it, so nothing keyed by run id is replaced.
 
   override handleAgentAction(action: AgentAction, runId: string): void {
-    this.guard('handleAgentAction', () => {
-      const run = this.tracker.get(runId);
-      const ctx = run?.childContext();
-      if (!run || !ctx) return;
-      this.tracker.touch(run);
-      this.markAgent(run);
-      this.event(run, ctx, `agent action: ${action.tool}`, {
-        input: this.capture(toPlain(action.toolInput)),
-        metadata: action.log ? this.mask({ log: action.log }) : undefined,
-      });
-    });
+    this.guard('handleAgentAction', () => this.agentEvent(runId, `agent action: ${action.tool}`, 'input', action.toolInput, action.log));
   }
 
   override handleAgentEnd(action: AgentFinish, runId: string): void {
-    this.guard('handleAgentEnd', () => {
-      const run = this.tracker.get(runId);
-      const ctx = run?.childContext();
-      if (!run || !ctx) return;
-      this.tracker.touch(run);
-      this.markAgent(run);
-      this.event(run, ctx, 'agent finish', {
-        output: this.capture(toPlain(action.returnValues)),
-        metadata: action.log ? this.mask({ log: action.log }) : undefined,
-      });
-    });
+    this.guard('handleAgentEnd', () => this.agentEvent(runId, 'agent finish', 'output', action.returnValues, action.log));
   }
 
   override handleCustomEvent(eventName: string, data: unknown, runId: string): void {
@@ -514,23 +491,34 @@ export class CallbackHandler extends BaseCallbackHandler {
     }
   }
 
-  private markAgent(run: RunState): void {
-    if (run.isAgent) return;
-    run.isAgent = true;
-    run.obs!.otelSpan.setAttribute(ObsAttributes.OBSERVATION_TYPE, 'agent');
+  /** An agent action or finish: an event under the chain run that reported it, which becomes an `agent`. */
+  private agentEvent(runId: string, name: string, key: 'input' | 'output', value: unknown, log: string | undefined): void {
+    const run = this.tracker.get(runId);
+    const ctx = run?.childContext();
+    if (!run || !ctx) return;
+    if (!run.isAgent) {
+      run.isAgent = true;
+      run.obs!.otelSpan.setAttribute(ObsAttributes.OBSERVATION_TYPE, 'agent');
+    }
+    this.event(run, ctx, name, { [key]: this.capture(toPlain(value)), metadata: log ? this.mask({ log }) : undefined });
   }
 
+  /** An event under a run; a callback like any other, so it keeps the run tree from being abandoned. */
   private event(run: RunState, parent: Context, name: string, attrs: ObsObservationAttributes): void {
+    this.tracker.touch(run);
     startObservation(name, attrs, { asType: 'event', startTime: run.tree.now(), parentContext: parent });
   }
 
   private mask(data: unknown): unknown {
-    return this.options.mask ? applyMask(this.options.mask, data) : data;
+    return applyMask(this.options.mask, data);
   }
 
-  /** An input or output as written: masked, then serialised. */
+  /**
+   * An input or output as written: masked, then serialised now, at the callback (LangChain may
+   * mutate the value before the run ends, when attributes are written).
+   */
   private capture(data: unknown): string | undefined {
-    return toJsonAttribute(this.options.mask ? applyMask(this.options.mask, data) : data);
+    return toAttributeString(this.mask(data));
   }
 
   /** Instrumentation never throws into the application. */

@@ -143,9 +143,9 @@ export class RunTracker {
   }
 
   /** Ends every tree without a callback for `abandonAfterMs`. */
-  sweep(at = Date.now()): void {
+  sweep(): void {
     for (const tree of this.trees) {
-      if (at - tree.lastActivity >= this.options.abandonAfterMs) {
+      if (tree.now() - tree.lastActivity >= this.options.abandonAfterMs) {
         this.trees.delete(tree);
         this.abandon(tree, `no LangChain callback for ${formatDuration(this.options.abandonAfterMs)}`, tree.lastActivity);
       }

@@ -1,10 +1,11 @@
 import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { StringOutputParser } from '@langchain/core/output_parsers';
+import { dispatchCustomEvent } from '@langchain/core/callbacks/dispatch';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { describe, expect, it } from 'vitest';
 import { CallbackHandler } from '../src/index.js';
-import { attr, metadata, settle, useObsServer } from './support.js';
+import { attr, metadata, one, settle, useObsServer } from './support.js';
 
 const h = useObsServer();
 
@@ -92,6 +93,24 @@ describe('nothing leaks', () => {
     expect(attr(gen, 'obs.observation.status_message')).toBe('abandoned: its root run ended before it');
     expect(gen.parentSpanId).toBe(root.spanId);
     expect(gen.endTimeUnixNano).toBe(root.endTimeUnixNano);
+  });
+
+  it('a run that only dispatches custom events is active, not abandoned', async () => {
+    const handler = new CallbackHandler({ abandonAfterMs: 100 });
+    const step = RunnableLambda.from(async (x: string, config) => {
+      for (let i = 0; i < 6; i++) {
+        await new Promise((r) => setTimeout(r, 40));
+        await dispatchCustomEvent('progress', { i }, config);
+      }
+      return x;
+    }).withConfig({ runName: 'slow-step' });
+    await step.invoke('x', { callbacks: [handler] });
+    const spans = await settle(h);
+    const root = one(spans, 'slow-step');
+    expect(root.durationMs).toBeGreaterThanOrEqual(200);
+    expect(attr(root, 'obs.observation.level')).toBeUndefined();
+    expect(metadata(root, 'abandoned')).toBeUndefined();
+    expect(spans.filter((s) => s.name === 'progress' && s.parentSpanId === root.spanId)).toHaveLength(6);
   });
 
   it('open runs are capped: past maxOpenRuns the oldest run tree is ended as abandoned', async () => {
