@@ -136,7 +136,7 @@ function matchRouter2(layer: ExpressLayer, path: string): PrefixMatch | undefine
 }
 
 /** Puts parameter names back in place of their values, segment by segment. */
-export function parameterise(path: string, params: Record<string, string> | undefined): string {
+function parameterise(path: string, params: Record<string, string> | undefined): string {
   if (!params) return path;
   const segments = path.split('/');
   const used = new Set<number>();

@@ -1,11 +1,9 @@
 import { context, INVALID_TRACEID } from '@opentelemetry/api';
-import { errorMessage, HttpObserver, logger } from '@obs/core';
+import { errorMessage, HttpObserver, initObs, logger } from '@obs/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ensureObs } from './ensure-obs.js';
 import type { ObsExpressOptions } from './options.js';
 import { hookPrototypes } from './prototype-hooks.js';
-import { RequestState, stateOf, stateOfResponse } from './request-state.js';
-import { attachState } from './state-slot.js';
+import { attachState, RequestState, stateOf, stateOfResponse } from './request-state.js';
 import { flushOnServerClose } from './server-close.js';
 
 /**
@@ -26,14 +24,12 @@ export function obsMiddleware(options: ObsExpressOptions = {}): RequestHandler {
 /** One `obsMiddleware(options)`: options compiled once, requests observed. */
 class ExpressObserver {
   private readonly observer: HttpObserver<Request, Response>;
-  private readonly captureInput: boolean;
   private readonly captureOutput: boolean;
   private readonly flushOnClose: boolean;
   private ready = false;
   private lastServer: unknown;
 
   constructor(private readonly options: ObsExpressOptions) {
-    this.captureInput = options.captureInput !== false;
     this.captureOutput = options.captureOutput !== false;
     this.flushOnClose = options.flushOnClose !== false;
     const { obs: _obs, flushOnClose: _flush, ...http } = options;
@@ -44,7 +40,8 @@ class ExpressObserver {
   observe(req: Request, res: Response): RequestState | undefined {
     try {
       if (!this.ready) {
-        ensureObs(this.options.obs);
+        // Idempotent: the existing handle when tracing is set up already.
+        initObs(this.options.obs);
         this.ready = true;
       }
       // Mounted twice (app and sub-app): the outer one observes.
@@ -62,7 +59,7 @@ class ExpressObserver {
       // identify waits for routing (app-level auth ran): RequestState.onRoute allows it.
       const ro = this.observer.start({ req, method, path, deferIdentify: true });
       // A HEAD response sends no body, whatever the handler passed to res.json/res.send.
-      const state = new RequestState(ro, req, res, this.captureInput, this.captureOutput && method !== 'HEAD');
+      const state = new RequestState(ro, req, res, this.captureOutput && method !== 'HEAD');
       attachState(req, state);
       hookPrototypes(req, res);
       res.on('close', onResponseClose);

@@ -66,8 +66,8 @@ export class OutputCapture {
     }
     const bytes = toBytes(chunk, encoding);
     if (!bytes) return;
-    if (!this.encoding && ct && isTextContentType(ct)) this.ro.setOutput(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), this.res, ct);
-    else if (this.encoding) this.ro.setOutput(describe(bytes.byteLength, ct, this.encoding), this.res, ct);
+    if (this.encoding) this.ro.setOutput(describe(bytes.byteLength, ct, this.encoding), this.res, ct);
+    // Core decodes bytes of a text content type and describes the rest, at finish.
     else this.ro.setOutput(bytes, this.res, ct);
   }
 

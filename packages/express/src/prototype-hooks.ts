@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { logger } from '@obs/core';
-import { requestState, responseState } from './state-slot.js';
+import { stateOf, stateOfResponse } from './request-state.js';
 
 /**
  * Express gives each app its own request and response prototypes (`app.request`,
@@ -60,7 +60,7 @@ function hookRoute(proto: Proto): void {
     if (d?.set && (d.set as Fn)[HOOKED]) return;
   }
   const set: Fn = function setRoute(this: Proto, route: unknown) {
-    const state = requestState(this);
+    const state = stateOf(this);
     if (state !== undefined) state.onRoute(route);
     else this[ROUTE] = route;
   };
@@ -69,7 +69,7 @@ function hookRoute(proto: Proto): void {
     configurable: true,
     enumerable: true,
     get(this: Proto) {
-      const state = requestState(this);
+      const state = stateOf(this);
       return state !== undefined ? state.routeValue : this[ROUTE];
     },
     set,
@@ -78,7 +78,7 @@ function hookRoute(proto: Proto): void {
 
 function recordingJson(original: Fn): Fn {
   return function json(this: object) {
-    const state = responseState(this);
+    const state = stateOfResponse(this);
     if (state?.output) {
       try {
         // Express 4 still accepts the deprecated `res.json(status, body)`.
@@ -95,7 +95,7 @@ function recordingJson(original: Fn): Fn {
 /** `res.send(text)`, before middleware that rewrites `res.end` (compression) turns it into bytes. */
 function recordingSend(original: Fn): Fn {
   return function send(this: object) {
-    const state = responseState(this);
+    const state = stateOfResponse(this);
     if (state?.output && typeof arguments[0] === 'string') {
       try {
         state.output.send(arguments[0]);
@@ -110,7 +110,7 @@ function recordingSend(original: Fn): Fn {
 
 function recordingWrite(original: Fn): Fn {
   return function write(this: object) {
-    const state = responseState(this);
+    const state = stateOfResponse(this);
     if (state?.output) {
       try {
         state.output.write(arguments[0], arguments[1]);
@@ -125,7 +125,7 @@ function recordingWrite(original: Fn): Fn {
 
 function recordingEnd(original: Fn): Fn {
   return function end(this: object) {
-    const state = responseState(this);
+    const state = stateOfResponse(this);
     if (state !== undefined) {
       try {
         state.onResponseEnd();

@@ -3,7 +3,6 @@ import type { Request, Response } from 'express';
 import type { ExpressApp, ExpressRoute } from './express-internals.js';
 import { OutputCapture } from './output-capture.js';
 import { mountPattern, routePattern } from './route-pattern.js';
-import { requestState, responseState, type HookedState } from './state-slot.js';
 
 /** Name of a request that no route (and no mounted path) answered. */
 export const UNMATCHED = '<unmatched>';
@@ -13,7 +12,7 @@ export const UNMATCHED = '<unmatched>';
  * Express assigns `req.route`), the response being sent, an error passed to the error
  * handler, and the end of the response.
  */
-export class RequestState implements HookedState {
+export class RequestState {
   readonly output: OutputCapture | undefined;
   /** `req.route` as last assigned (the accessor reads it here). */
   routeValue: unknown;
@@ -30,7 +29,6 @@ export class RequestState implements HookedState {
     readonly ro: RequestObservation<Request, Response>,
     readonly req: Request,
     readonly res: Response,
-    private readonly captureInput: boolean,
     captureOutput: boolean,
   ) {
     this.output = captureOutput ? new OutputCapture(ro, res) : undefined;
@@ -73,7 +71,7 @@ export class RequestState implements HookedState {
     const aborted = !res.writableFinished;
     try {
       this.name(res.statusCode);
-      if (this.captureInput) ro.setInput(req.body, req.query);
+      ro.setInput(req.body, req.query);
       this.output?.finish(res.statusCode);
       if (this.hasError) {
         if (!aborted && res.statusCode >= 400 && res.statusCode < 500) {
@@ -100,12 +98,25 @@ export class RequestState implements HookedState {
   }
 }
 
+/**
+ * Slot of a request's state, on `req` only: one property added per request (`res` reaches it
+ * through `res.req`, which Node.js and Express both set).
+ */
+const STATE = Symbol.for('obs.express.request');
+
+type WithState = { [STATE]?: RequestState };
+
+/** Attaches the state to the request. */
+export function attachState(req: object, state: RequestState): void {
+  (req as WithState)[STATE] = state;
+}
+
 /** The state of a request the middleware observes. */
-export function stateOf(req: Request): RequestState | undefined {
-  return requestState(req) as RequestState | undefined;
+export function stateOf(req: object | undefined): RequestState | undefined {
+  return req === undefined ? undefined : (req as WithState)[STATE];
 }
 
 /** The state of the request a response answers. */
-export function stateOfResponse(res: Response): RequestState | undefined {
-  return responseState(res) as RequestState | undefined;
+export function stateOfResponse(res: object): RequestState | undefined {
+  return stateOf((res as { req?: object }).req);
 }

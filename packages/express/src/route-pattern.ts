@@ -128,7 +128,7 @@ function subRoutersOf(layer: ExpressLayer, apps: ExpressApp[], owner: ExpressApp
 }
 
 /** Joins a mount prefix and a route path without doubling or dangling slashes. */
-export function joinPaths(prefix: string, path: string): string {
+function joinPaths(prefix: string, path: string): string {
   if (!prefix) return path || '/';
   if (!path || path === '/') return prefix;
   return prefix.endsWith('/') && path.startsWith('/') ? prefix + path.slice(1) : prefix + path;

@@ -55,6 +55,9 @@ function buildApp(express: Express, options?: ObsExpressOptions) {
   app.get('/image', (_req, res) => {
     res.type('image/png').send(Buffer.alloc(1234, 7));
   });
+  app.get('/text-bytes', (_req, res) => {
+    res.type('text/plain').send(Buffer.from('héllo bytes'));
+  });
   app.get('/download', (_req, res) => {
     res.setHeader('content-type', 'application/octet-stream');
     res.write(Buffer.alloc(1000));
@@ -131,6 +134,13 @@ describe.each(EXPRESS_VERSIONS)('input and output on $name', ({ express }) => {
     const res2 = await request(app).get('/download');
     const { root: root2 } = await traceOf(h, res2);
     expect(root2.attributes['obs.observation.output']).toBe('[binary 1034 bytes, application/octet-stream]');
+  });
+
+  it('records bytes sent with a text content type as text', async () => {
+    const res = await request(app).get('/text-bytes');
+    expect(res.text).toBe('héllo bytes');
+    const { root } = await traceOf(h, res);
+    expect(root.attributes['obs.observation.output']).toBe('héllo bytes');
   });
 
   it('redacts sensitive keys at any depth of input and output', async () => {

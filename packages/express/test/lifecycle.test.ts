@@ -83,8 +83,12 @@ describe.each(EXPRESS_VERSIONS)('ignore, trace id header and aborts on $name', (
     expect(custom.headers['x-obs-trace-id']).toBeUndefined();
     await waitForTrace(h, custom.headers['x-trace'] as string);
 
+    h.server.reset();
     const none = await request(buildApp(express, { traceIdHeader: false })).get('/chat');
     expect(none.headers['x-obs-trace-id']).toBeUndefined();
+    // No header, but the request is still observed.
+    await h.obs.flush();
+    await h.server.waitFor(() => (rootNames(h).includes('GET /chat') ? true : undefined), { timeoutMs: 5000, description: 'root of GET /chat' });
   });
 
   it('exposes the root observation to handlers', async () => {
