@@ -3,11 +3,11 @@ import { SDK_VERSION } from '../version.js';
 import type { BackoffOptions } from '../client/api/core/retry.js';
 import { Transport } from '../client/api/core/transport.js';
 import { Scores } from '../client/api/resources/scores.js';
-import { newScoreId } from '../client/scores/id.js';
 import { ScoreQueue } from '../client/scores/queue.js';
 import type { ScoreBody } from '../client/scores/types.js';
-import { validateScore } from '../client/scores/validate.js';
+import { prepareScore } from '../client/scores/validate.js';
 import { bytesToBase64 } from '../client/util/base64.js';
+import { nonNegativeInteger, positive } from '../client/util/numbers.js';
 
 /** Options of `new ObsBrowserClient()`. Only the public key: never ship a secret key to a browser. */
 export interface ObsBrowserClientOptions {
@@ -59,8 +59,8 @@ export class ObsBrowserClient {
             'x-obs-sdk-version': SDK_VERSION,
             'x-obs-public-key': publicKey,
           },
-          timeoutInSeconds: typeof opts.timeout === 'number' && opts.timeout > 0 ? opts.timeout : 5,
-          maxRetries: Number.isInteger(opts.maxRetries) && opts.maxRetries! >= 0 ? opts.maxRetries! : 3,
+          timeoutInSeconds: positive(opts.timeout) ?? 5,
+          maxRetries: nonNegativeInteger(opts.maxRetries) ?? 3,
           backoff: opts.backoff,
           fetch: opts.fetch,
         }),
@@ -74,13 +74,12 @@ export class ObsBrowserClient {
     const score = (body: ScoreBody): Promise<void> => {
       if (!queue) return Promise.resolve();
       try {
-        const checked = validateScore(body);
+        const checked = prepareScore(body);
         if (!checked.ok) {
           logger.error(`Obs dropped an invalid score: ${checked.reason}`);
           return Promise.resolve();
         }
-        const id = checked.score.id ?? newScoreId();
-        return queue.enqueue(id === undefined ? checked.score : { ...checked.score, id });
+        return queue.enqueue(checked.score);
       } catch {
         return Promise.resolve();
       }

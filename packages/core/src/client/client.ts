@@ -35,7 +35,7 @@ export class ObsClient {
   constructor(options?: ObsClientOptions) {
     const settings = resolveClientSettings(options);
     const { connection } = settings;
-    const configured = connection.ok && connection.publicKey !== undefined && connection.baseUrl !== undefined;
+    const configured = connection.ok;
     const notConfiguredReason = `the obs client is not configured (missing ${connection.missing.join(', ')})`;
     if (!configured) {
       logger.warnOnce('missing-connection', `ObsClient: ${notConfiguredReason}; scores are dropped and API calls refused.`);

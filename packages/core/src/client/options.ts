@@ -1,6 +1,7 @@
 import { resolveConnection, type ObsConnectionOptions, type ResolvedConnection } from '../config.js';
 import { readEnvNumber } from '../env.js';
 import type { BackoffOptions } from './api/core/retry.js';
+import { nonNegativeInteger, positive } from './util/numbers.js';
 
 /** Options of `new ObsClient()`. Durations are in seconds, like `timeoutInSeconds`. */
 export interface ObsClientOptions extends ObsConnectionOptions {
@@ -33,14 +34,6 @@ export interface ClientSettings {
   maxQueueSize: number;
   environment: string | undefined;
   fetch: typeof fetch | undefined;
-}
-
-function positive(n: unknown): number | undefined {
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
-function nonNegativeInteger(n: unknown): number | undefined {
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 /** Never throws: anything unusable falls back to the next source. */

@@ -105,6 +105,19 @@ describe('ObsBrowserClient against the local server', () => {
     ]);
   });
 
+  it('keeps a given id, and honours maxRetries and timeout', async () => {
+    const client = new ObsBrowserClient({ publicKey: server.publicKey, baseUrl: server.url, maxRetries: 0, timeout: 0.1 });
+    server.injectFault({ path: '/api/public/scores', status: 503, times: 1 });
+    await client.score({ id: 'mine', traceId: TRACE_ID, name: 'lost', value: 1 });
+    expect(server.scoreRequests.map((r) => r.status)).toEqual([503]);
+    expect((server.scoreRequests[0]!.json as Array<{ id: string }>)[0]!.id).toBe('mine');
+    expect(messages(logs, 'error')).toEqual([expect.stringMatching(/^Obs dropped 1 scores: scores\.create failed with HTTP 503/)]);
+
+    server.injectFault({ path: '/api/public/scores', delayMs: 500, times: 1 });
+    await client.score({ traceId: TRACE_ID, name: 'slow', value: 1 });
+    expect(messages(logs, 'error').at(-1)).toBe('Obs dropped 1 scores: scores.create timed out after 0.1s');
+  });
+
   it('drops invalid scores with an error log, never throwing or rejecting', async () => {
     const client = new ObsBrowserClient({ publicKey: server.publicKey, baseUrl: server.url });
     for (const bad of [null, 'x', { name: '', value: 1, traceId: TRACE_ID }, { name: 'x', value: NaN, traceId: TRACE_ID }]) {

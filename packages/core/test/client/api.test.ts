@@ -158,9 +158,12 @@ describe('other methods', () => {
     ['promptVersion.update', (a) => a.promptVersion.update('p', 2, { newLabels: ['prod'] }), 'PATCH', '/api/public/v2/prompts/p/versions/2', {}, { newLabels: ['prod'] }],
   ])('%s sends %s %s', async (_name, call, method, path, query = {}, body = undefined) => {
     await call(api);
+    expect(server.requests).toHaveLength(1);
     const req = server.requests[0]!;
-    expect(req).toMatchObject({ method, path, query });
+    expect(req).toMatchObject({ method, path });
+    expect(req.query).toEqual(query);
     if (body !== undefined) expect(req.json).toEqual(body);
+    else expect(req.body.length).toBe(0);
   });
 
   it('has no removed namespaces or methods (contract 4.5): JavaScript gets a TypeError', () => {

@@ -9,10 +9,8 @@ export interface MediaReference {
 
 const REFERENCE = /@@@obsMedia:(.+?)@@@/g;
 
-/** Parses the inside of one reference; `undefined` when it names no media id. */
-export function parseMediaReference(reference: string): MediaReference | undefined {
-  const inner = /^@@@obsMedia:(.+?)@@@$/.exec(reference)?.[1];
-  if (!inner) return undefined;
+/** Parses `inner`, the inside of `reference`; `undefined` when it names no media id. */
+function parseMediaReference(reference: string, inner: string): MediaReference | undefined {
   const fields = new Map<string, string>();
   for (const pair of inner.split('|')) {
     const eq = pair.indexOf('=');
@@ -29,7 +27,7 @@ export function findMediaReferences(value: unknown, maxDepth: number): MediaRefe
   const visit = (v: unknown, depth: number): void => {
     if (typeof v === 'string') {
       for (const match of v.matchAll(REFERENCE)) {
-        const parsed = parseMediaReference(match[0]);
+        const parsed = parseMediaReference(match[0], match[1]!);
         if (parsed) found.set(parsed.reference, parsed);
       }
     } else if (depth < maxDepth && typeof v === 'object' && v !== null) {

@@ -1,10 +1,9 @@
 import { isSpanContextValid, trace as otelTrace } from '@opentelemetry/api';
 import { logger } from '../../logger.js';
 import { describeError } from '../util/describe.js';
-import { newScoreId } from './id.js';
 import type { ScoreQueue } from './queue.js';
 import type { ScoreBody, ScoreTarget, TargetedScoreBody } from './types.js';
-import { validateScore } from './validate.js';
+import { prepareScore } from './validate.js';
 
 /** What the score manager needs from its client. */
 export interface ScoreManagerConfig {
@@ -104,17 +103,12 @@ export class ScoreManager {
     if (!queue) return;
     try {
       const built = build();
-      const checked = 'problem' in built ? { ok: false as const, reason: built.problem } : validateScore(built.body);
+      const checked = 'problem' in built ? { ok: false as const, reason: built.problem } : prepareScore(built.body, this.config.environment);
       if (!checked.ok) {
         logger.error(`Obs dropped an invalid score: ${checked.reason}`);
         return;
       }
-      const score = checked.score;
-      score.id ??= newScoreId();
-      if (score.id === undefined) delete score.id;
-      score.environment ??= this.config.environment;
-      if (score.environment === undefined) delete score.environment;
-      void queue.enqueue(score);
+      void queue.enqueue(checked.score);
     } catch (err) {
       logger.error(`Obs dropped a score: ${describeError(err)}`);
     }

@@ -1,5 +1,6 @@
 import type { CreateScoreRequest, ScoreDataType } from '../api/types.js';
 import { describeError } from '../util/describe.js';
+import { newScoreId } from './id.js';
 
 /** A checked score, copied so later changes by the caller cannot alter what is sent. */
 export type ScoreValidation = { ok: true; score: CreateScoreRequest } | { ok: false; reason: string };
@@ -92,4 +93,19 @@ export function validateScore(input: unknown): ScoreValidation {
   } catch (err) {
     return fail(`the score could not be read (${describeError(err)})`);
   }
+}
+
+/**
+ * `validateScore`, then a client-side id and `environment` on a valid score that names none.
+ * Shared by `client.score` and the browser client, so both send the same scores.
+ */
+export function prepareScore(input: unknown, environment?: string): ScoreValidation {
+  const checked = validateScore(input);
+  if (!checked.ok) return checked;
+  const { score } = checked;
+  score.id ??= newScoreId();
+  if (score.id === undefined) delete score.id;
+  score.environment ??= environment;
+  if (score.environment === undefined) delete score.environment;
+  return checked;
 }

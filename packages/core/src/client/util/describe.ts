@@ -1,3 +1,6 @@
+import { truncateText } from '../../capture.js';
+import { safeStringify } from '../../serialize.js';
+
 /** A short, never-throwing description of an error or value for a log line. */
 export function describeError(err: unknown): string {
   try {
@@ -8,13 +11,9 @@ export function describeError(err: unknown): string {
   }
 }
 
-/** JSON of `value` cut to `max` characters; never throws. */
+/** JSON of `value` (core's never-throwing serializer) cut to `max` characters with the visible marker. */
 export function summarize(value: unknown, max = 500): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = '[unserialisable]';
-  }
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  // safeStringify returns undefined for undefined, like JSON.stringify.
+  const text = typeof value === 'string' ? value : ((safeStringify(value) as string | undefined) ?? String(value));
+  return truncateText(text, max);
 }

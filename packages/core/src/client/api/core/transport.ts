@@ -2,6 +2,7 @@ import { ObsApiError, ObsApiTimeoutError } from './errors.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type BackoffOptions } from './retry.js';
 import type { ApiCall, RequestOptions } from './types.js';
 import { buildUrl } from './url.js';
+import { nonNegativeInteger, positive } from '../../util/numbers.js';
 
 /** How a `Transport` reaches the server; built once per client. */
 export interface TransportConfig {
@@ -26,14 +27,6 @@ interface Answer {
   ok: boolean;
   retryAfter: string | null;
   body: unknown;
-}
-
-function positive(n: unknown): number | undefined {
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
-function nonNegativeInteger(n: unknown): number | undefined {
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 async function readBody(response: Response): Promise<unknown> {
