@@ -16,10 +16,15 @@ import { NestRouteResolver } from './route-resolver.js';
  */
 @Injectable()
 export class ObsInterceptor implements NestInterceptor {
+  /** `captureOutput: false`: results pass through unread (no SSE event text, no file tap). */
+  private readonly recordsOutput: boolean;
+
   constructor(
     @Inject(ObsRuntime) private readonly runtime: ObsRuntime,
     @Inject(NestRouteResolver) private readonly routes: NestRouteResolver,
-  ) {}
+  ) {
+    this.recordsOutput = runtime.tracker.observer.options.captureOutput !== false;
+  }
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (ctx.getType() !== 'http') return next.handle();
@@ -30,12 +35,12 @@ export class ObsInterceptor implements NestInterceptor {
     const tracked = this.runtime.tracker.begin(req, res);
     if (!tracked) return next.handle();
     let waiting: void | Promise<void> = undefined;
-    let sse = false;
+    let output: OutputKind = this.recordsOutput ? 'value' : 'none';
     try {
       tracked.req = req;
       tracked.res = res;
       const routes = this.routes.describe(ctx.getClass(), ctx.getHandler());
-      sse = routes.sse;
+      if (routes.sse && this.recordsOutput) output = 'sse';
       if (!tracked.routed) {
         tracked.routed = true;
         tracked.ro.setRoute(routes.routeFor(tracked.path, req));
@@ -46,8 +51,8 @@ export class ObsInterceptor implements NestInterceptor {
     } catch (err) {
       logger.warn(`@obs/nest: ${errorMessage(err)}`);
     }
-    if (waiting) return from(waiting).pipe(mergeMap(() => recordResult(handleInContext(tracked, next), tracked, sse)));
-    return recordResult(handleInContext(tracked, next), tracked, sse);
+    if (waiting) return from(waiting).pipe(mergeMap(() => recordResult(handleInContext(tracked, next), tracked, output)));
+    return recordResult(handleInContext(tracked, next), tracked, output);
   }
 }
 
@@ -58,15 +63,18 @@ function handleInContext(tracked: TrackedRequest, next: CallHandler): Observable
   return context.active() === ctx ? next.handle() : context.with(ctx, () => next.handle());
 }
 
+/** What the handler's result is recorded as: its value(s), its `@Sse()` events' text, or nothing. */
+type OutputKind = 'value' | 'sse' | 'none';
+
 /**
  * Passes the handler's result through, recording what it produced (value, Observable emissions,
  * file, SSE events) and its errors. One Observable layer with one subscriber (as RxJS's own
  * operators do) rather than an operator chain or a wrapped observer: this runs on every request.
  */
-function recordResult(source: Observable<unknown>, tracked: TrackedRequest, sse: boolean): Observable<unknown> {
+function recordResult(source: Observable<unknown>, tracked: TrackedRequest, output: OutputKind): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
     // The recorder joins the subscriber's subscription: unsubscribing the one unsubscribes the other.
-    source.subscribe(new ResultRecorder(subscriber, tracked, sse));
+    source.subscribe(new ResultRecorder(subscriber, tracked, output));
   });
 }
 
@@ -74,15 +82,20 @@ class ResultRecorder extends Subscriber<unknown> {
   constructor(
     destination: Subscriber<unknown>,
     private readonly tracked: TrackedRequest,
-    private readonly sse: boolean,
+    private readonly output: OutputKind,
   ) {
     super(destination);
   }
 
   protected override _next(value: unknown): void {
+    if (this.output !== 'none') this.record(value);
+    this.destination.next(value);
+  }
+
+  private record(value: unknown): void {
     const { ro, res } = this.tracked;
     try {
-      if (this.sse) {
+      if (this.output === 'sse') {
         const text = sseEventText(value);
         if (text !== undefined) ro.addOutputChunk(text, res, 'text/event-stream');
       } else if (isStreamableFile(value)) captureStreamableFile(value, ro, res);
@@ -90,7 +103,6 @@ class ResultRecorder extends Subscriber<unknown> {
     } catch (err) {
       logger.warn(`@obs/nest: could not record the output: ${errorMessage(err)}`);
     }
-    this.destination.next(value);
   }
 
   protected override _error(err: unknown): void {

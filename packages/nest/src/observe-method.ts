@@ -5,28 +5,18 @@ import {
   recordObservationError,
   StreamCollector,
   type ErrorRecorder,
-  type ObservationType,
-  type ObsObservationAttributes,
+  type ObserveOptions,
   type StreamEnd,
 } from '@obs/core';
 import { isObservable, Observable } from 'rxjs';
 import { isClientError } from './exceptions.js';
-
-/** Resolved options of one observed method. */
-export interface ObservedMethodOptions {
-  name: string;
-  asType?: ObservationType;
-  captureInput: boolean;
-  captureOutput: boolean;
-  attributes?: ObsObservationAttributes;
-}
 
 /**
  * Wraps `fn` so each call is one observation: core's `observe` (sync, Promise, async generator,
  * ReadableStream), plus RxJS Observables, which end the observation on complete, error or
  * unsubscribe, and Nest's error semantics (an `HttpException` below 500 is not an error).
  */
-export function observeMethod<F extends (...args: any[]) => any>(fn: F, options: ObservedMethodOptions): F {
+export function observeMethod<F extends (...args: any[]) => any>(fn: F, options: Omit<ObserveOptions, 'hooks'>): F {
   return observe(fn, { ...options, hooks: { wrapResult: wrapObservable, recordError: recordNestError } });
 }
 

@@ -41,11 +41,8 @@ export function Observe(options: ObserveMethodOptions = {}): MethodDecorator {
     }
     const owner = typeof target === 'function' ? target.name : (target as { constructor?: Function }).constructor?.name;
     const observed = observeMethod(original as (...args: unknown[]) => unknown, {
+      ...options,
       name: options.name ?? (owner ? `${owner}.${String(propertyKey)}` : String(propertyKey)),
-      asType: options.asType,
-      captureInput: options.captureInput !== false,
-      captureOutput: options.captureOutput !== false,
-      attributes: options.attributes,
     });
     copyOwnMetadata(original, observed);
     Object.defineProperty(observed, 'name', { value: original.name, configurable: true });

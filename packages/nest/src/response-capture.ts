@@ -1,6 +1,6 @@
 import { Transform, type Readable } from 'node:stream';
 import type { StreamableFile } from '@nestjs/common';
-import { isTextContentType, type RequestObservation } from '@obs/core';
+import { isTextContentType, safeStringify, type RequestObservation } from '@obs/core';
 
 /** Whether a handler result is a `StreamableFile` (duck-typed: another copy of `@nestjs/common` may have made it). */
 export function isStreamableFile(value: unknown): value is StreamableFile {
@@ -21,12 +21,7 @@ export function sseEventText(event: unknown): string | undefined {
   if (typeof event !== 'object') return String(event);
   const data = (event as { data?: unknown }).data;
   if (data === undefined || data === null) return undefined;
-  if (typeof data === 'string') return data;
-  try {
-    return `${JSON.stringify(data)}\n`;
-  } catch {
-    return undefined;
-  }
+  return typeof data === 'string' ? data : `${safeStringify(data)}\n`;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { Controller, Get, Injectable, Module, Req, type INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObsModule, ObsService } from '../src/index.js';
-import { createApp, only, startObs, type ObsHarness } from './support/harness.js';
+import { createApp, only, useObs } from './support/harness.js';
 
 /** A config service as `@nestjs/config` would give, in its own module. */
 @Injectable()
@@ -53,19 +53,15 @@ class MeController {
 })
 class AsyncAppModule {}
 
-let obs: ObsHarness;
+const obs = useObs();
 let app: INestApplication;
 
 beforeAll(async () => {
-  obs = await startObs();
   app = await createApp(AsyncAppModule);
 });
 afterAll(async () => {
   await app.close();
-  await obs.handle.shutdown();
-  await obs.server.close();
 });
-beforeEach(() => obs.server.reset());
 
 describe('ObsModule.forRootAsync', () => {
   it('takes its options from a factory with a config service of an imported module', async () => {

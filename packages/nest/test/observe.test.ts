@@ -14,9 +14,9 @@ import { Reflector } from '@nestjs/core';
 import { startActiveObservation } from '@obs/core';
 import request from 'supertest';
 import { firstValueFrom, from, interval, lastValueFrom, map, take, timer, type Observable } from 'rxjs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObsModule, Observe } from '../src/index.js';
-import { createApp, only, sleep, startObs, type ObsHarness } from './support/harness.js';
+import { createApp, only, sleep, useObs } from './support/harness.js';
 
 @Injectable()
 class Tools {
@@ -126,21 +126,17 @@ class AdminController {
 @Module({ imports: [ObsModule.forRoot({})], providers: [Tools, RolesGuard], controllers: [AdminController] })
 class ObserveAppModule {}
 
-let obs: ObsHarness;
+const obs = useObs();
 let app: INestApplication;
 let tools: Tools;
 
 beforeAll(async () => {
-  obs = await startObs();
   app = await createApp(ObserveAppModule);
   tools = app.get(Tools);
 });
 afterAll(async () => {
   await app.close();
-  await obs.handle.shutdown();
-  await obs.server.close();
 });
-beforeEach(() => obs.server.reset());
 
 describe('@Observe', () => {
   it('sync: one observation per call, named ClassName.method, with input and output', async () => {

@@ -13,7 +13,7 @@ export interface ObsHarness {
   handle: ObsHandle;
 }
 
-export async function startObs(): Promise<ObsHarness> {
+async function startObs(): Promise<ObsHarness> {
   const server = await startObsServer({ quiet: true });
   const handle = initObs({
     baseUrl: server.url,
