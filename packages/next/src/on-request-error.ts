@@ -1,5 +1,5 @@
 import { trace, type Span } from '@opentelemetry/api';
-import { getObsHandle, logger, ObsAttributes, recordErrorOnSpan, SDK_TRACER_NAME, startObservation } from '@obs/core';
+import { getObsHandle, logger, ObsAttributes, recordErrorOnSpan, SDK_TRACER_NAME, startObservation, updateActiveObservation } from '@obs/core';
 import { isErrorRecorded } from './errors.js';
 import { flushSoon } from './flush.js';
 import type { RequestErrorContext, RequestErrorInfo } from './options.js';
@@ -34,7 +34,7 @@ function record(error: unknown, request: Readonly<RequestErrorInfo>, ctx: Readon
   const active = trace.getActiveSpan();
   if (active && isLiveObservation(active)) {
     recordErrorOnSpan(active, error);
-    active.setAttributes(flatMetadata(metadata));
+    updateActiveObservation({ metadata });
     return;
   }
   const path = pathOf(request.path ?? '/');
@@ -70,13 +70,4 @@ function errorMetadata(error: unknown, ctx: Readonly<RequestErrorContext>): Reco
       ...(typeof digest === 'string' ? { digest } : {}),
     },
   };
-}
-
-function flatMetadata(metadata: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  const next = metadata.next as Record<string, unknown>;
-  for (const [key, value] of Object.entries(next)) {
-    if (typeof value === 'string') out[`${ObsAttributes.OBSERVATION_METADATA}.next.${key}`] = value;
-  }
-  return out;
 }

@@ -13,8 +13,8 @@ export interface RequestInput {
 /**
  * Reads what a request asked without taking its body from the handler: the body is read from a clone
  * (a tee of the stream), concurrently with the handler, and only up to the capture cap, after which the
- * copy is cancelled so nothing more is buffered for it. JSON is parsed, forms become objects, multipart
- * files are described, binary bodies are described, not read.
+ * copy is cancelled so nothing more is buffered for it. Text (JSON included) is kept as text, forms become
+ * objects, multipart files are described, binary bodies are described, not read.
  */
 export function readRequestInput(req: Request, maxChars: number): RequestInput {
   return { query: queryOf(req.url), body: readBody(req, maxChars) };
@@ -44,9 +44,8 @@ async function readBody(req: Request, maxChars: number): Promise<unknown> {
     }
     const { text, truncated } = await readText(req.clone(), maxChars);
     if (text === '') return undefined;
-    if (truncated) return text;
-    if (/x-www-form-urlencoded/i.test(contentType)) return entriesToObject(new URLSearchParams(text));
-    if (/json/i.test(contentType) || /^\s*[[{]/.test(text)) return parseJson(text);
+    if (!truncated && /x-www-form-urlencoded/i.test(contentType)) return entriesToObject(new URLSearchParams(text));
+    // JSON stays text: core's capture parses it to redact, then serialises it once.
     return text;
   } catch {
     return undefined;
@@ -74,14 +73,6 @@ async function readText(copy: Request, maxChars: number): Promise<{ text: string
   }
   parts.push(decoder.decode());
   return { text: parts.join(''), truncated: false };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function entriesToObject(entries: Iterable<[string, string]>): Record<string, string | string[]> | undefined {
