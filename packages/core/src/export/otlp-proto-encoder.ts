@@ -20,7 +20,7 @@
  *
  * Not reentrant (module-level scratch state); encoding is synchronous, so that never matters.
  */
-import type { Attributes, HrTime, Link } from '@opentelemetry/api';
+import type { Attributes, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { isNodeRuntime } from './compression.js';
 
@@ -256,12 +256,16 @@ function sizeEvent(ev: TimedEvent): number {
   return 1 + vs(len) + len;
 }
 
+/** Fields 1-3 of both `Span` and `Span.Link`: trace id, span id, trace state (what `writeIds` writes). */
+function sizeIds(ctx: SpanContext): number {
+  const len = sizeBytesField(ctx.traceId.length >>> 1) + sizeBytesField(ctx.spanId.length >>> 1);
+  const ts = ctx.traceState?.serialize();
+  return ts ? len + sizeStringField(ts) : len;
+}
+
 function sizeLink(link: Link): number {
   const s = slot();
-  const ctx = link.context;
-  let len = sizeBytesField(ctx.traceId.length >>> 1) + sizeBytesField(ctx.spanId.length >>> 1);
-  const ts = ctx.traceState?.serialize();
-  if (ts) len += sizeStringField(ts);
+  let len = sizeIds(link.context);
   if (link.attributes) len += sizeKeyValues(link.attributes);
   len += 1 + vs(link.droppedAttributesCount || 0) + 5;
   sizes[s] = len;
@@ -271,10 +275,7 @@ function sizeLink(link: Link): number {
 /** A `Span` field of `ScopeSpans`, tag and length included. */
 function sizeSpan(span: ReadableSpan): number {
   const s = slot();
-  const ctx = span.spanContext();
-  let len = sizeBytesField(ctx.traceId.length >>> 1) + sizeBytesField(ctx.spanId.length >>> 1);
-  const ts = ctx.traceState?.serialize();
-  if (ts) len += sizeStringField(ts);
+  let len = sizeIds(span.spanContext());
   const parent = span.parentSpanContext?.spanId;
   if (parent) len += sizeBytesField(parent.length >>> 1);
   len += sizeStringField(span.name);
@@ -458,10 +459,8 @@ function writeEvent(ev: TimedEvent): void {
   writeVarint(ev.droppedAttributesCount || 0);
 }
 
-function writeLink(link: Link): void {
-  buf[pos++] = 0x6a;
-  writeVarint(sizes[si++]!);
-  const ctx = link.context;
+/** Fields 1-3 of both `Span` and `Span.Link`: trace id, span id, trace state. */
+function writeIds(ctx: SpanContext): void {
   buf[pos++] = 0x0a;
   writeHex(ctx.traceId);
   buf[pos++] = 0x12;
@@ -471,6 +470,13 @@ function writeLink(link: Link): void {
     buf[pos++] = 0x1a;
     writeStr(ts, sizes[si++]!);
   }
+}
+
+function writeLink(link: Link): void {
+  buf[pos++] = 0x6a;
+  writeVarint(sizes[si++]!);
+  const ctx = link.context;
+  writeIds(ctx);
   if (link.attributes) writeKeyValues(link.attributes, 0x22);
   buf[pos++] = 0x28;
   writeVarint(link.droppedAttributesCount || 0);
@@ -487,15 +493,7 @@ function writeSpan(span: ReadableSpan): void {
   buf[pos++] = 0x12;
   writeVarint(sizes[si++]!);
   const ctx = span.spanContext();
-  buf[pos++] = 0x0a;
-  writeHex(ctx.traceId);
-  buf[pos++] = 0x12;
-  writeHex(ctx.spanId);
-  const ts = ctx.traceState?.serialize();
-  if (ts) {
-    buf[pos++] = 0x1a;
-    writeStr(ts, sizes[si++]!);
-  }
+  writeIds(ctx);
   const parent = span.parentSpanContext;
   if (parent?.spanId) {
     buf[pos++] = 0x22;

@@ -129,12 +129,12 @@ export class ObsSpanProcessor implements SpanProcessor {
     } catch (err) {
       logger.warn(`shouldExportSpan threw; span "${span.name}" exported anyway (${String(err)})`);
     }
-    if (this.mask) applyMask(span.attributes as Record<string, never>, this.mask);
     if (this.queue.length >= this.maxQueueSize) {
       if (!this.droppedLogged) logger.error(`span queue full (${this.maxQueueSize}); dropping spans until the server catches up`);
       this.droppedLogged = true;
       return;
     }
+    if (this.mask) applyMask(span.attributes as Record<string, never>, this.mask);
     this.queue.push(span);
     // Serialising happens in the drain, never inside the span.end() of the user's code.
     if (this.immediate || this.queue.length >= this.flushAt) this.scheduleDrain();

@@ -1,6 +1,8 @@
-import { TRUNCATION_MARKER, truncateText } from '../capture.js';
+import { truncateText } from '../capture.js';
 import { safeStringify } from '../serialize.js';
 import { redact } from './redact.js';
+
+const utf8 = new TextDecoder();
 
 /**
  * The attribute text of a captured input or output: redacted, described when binary,
@@ -11,7 +13,7 @@ export function captureValue(value: unknown, redactKeys: Set<string>, maxChars: 
   if (isBinary(value)) {
     // Text sent as bytes (res.send(Buffer) with a text content type) is recorded as text.
     if (!contentType || !isTextContentType(contentType)) return describeBinary(value, contentType);
-    value = new TextDecoder().decode(value);
+    value = utf8.decode(value);
   }
   if (typeof value === 'string') {
     const parsed = redactKeys.size > 0 && looksLikeJson(value, contentType) ? tryParse(value) : undefined;
@@ -51,4 +53,3 @@ function tryParse(s: string): unknown {
   }
 }
 
-export { TRUNCATION_MARKER };

@@ -8,14 +8,26 @@ export function redactKeySet(keys: string[]): Set<string> {
   return new Set(keys.map((k) => k.toLowerCase()));
 }
 
+/** What a reference back to an ancestor becomes (as `safeStringify` writes it). */
+const CIRCULAR = '[Circular]';
+
 /**
  * Copy of `value` with the listed keys replaced by `[REDACTED]` at any depth. Values that
- * need no change are returned as they are, so the common case allocates nothing.
+ * need no change are returned as they are, so the common case allocates nothing. An object
+ * reached twice gets the same result both times; a circular reference becomes `[Circular]`
+ * (the original would lead back to unredacted values).
  */
-export function redact(value: unknown, keys: Set<string>, depth = 0, seen = new WeakSet<object>()): unknown {
+export function redact(value: unknown, keys: Set<string>, depth = 0, seen = new WeakMap<object, unknown>()): unknown {
   if (keys.size === 0 || value === null || typeof value !== 'object') return value;
-  if (depth >= MAX_DEPTH || seen.has(value)) return value;
-  seen.add(value);
+  if (seen.has(value)) return seen.get(value);
+  if (depth >= MAX_DEPTH) return value;
+  seen.set(value, CIRCULAR); // until its result is known: only a cycle finds it in this state
+  const result = redactObject(value, keys, depth, seen);
+  seen.set(value, result);
+  return result;
+}
+
+function redactObject(value: object, keys: Set<string>, depth: number, seen: WeakMap<object, unknown>): unknown {
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {

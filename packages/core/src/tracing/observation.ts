@@ -1,4 +1,4 @@
-import { SpanStatusCode, trace, type Span, type SpanContext, type TimeInput } from '@opentelemetry/api';
+import { SpanStatusCode, type Span, type SpanContext, type TimeInput } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from '../attributes.js';
 import { logger } from '../logger.js';
 import { toSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
@@ -92,9 +92,4 @@ export function errorMessage(error: unknown): string {
   } catch {
     return String(error);
   }
-}
-
-/** The active span, wrapped, or undefined. */
-export function activeSpan(): Span | undefined {
-  return trace.getActiveSpan();
 }

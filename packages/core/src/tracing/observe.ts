@@ -6,6 +6,7 @@ import type { ObsObservationAttributes } from './observation-attributes.js';
 import { isThenable } from './settle.js';
 import { activeContextFor, startObservation } from './start.js';
 import {
+  DEFAULT_STREAM_CAPTURE_CHARS,
   endObservationOnStreamEnd,
   recordObservationError,
   type ErrorRecorder,
@@ -81,16 +82,18 @@ export function observe<F extends (...args: any[]) => any>(fn: F, options: Obser
 function handleResult(result: unknown, obs: ObsObservation, ctx: Context, captureOutput: boolean, hooks?: ObserveHooks): unknown {
   const recordError = hooks?.recordError ?? recordObservationError;
   const end = endObservationOnStreamEnd(obs, captureOutput, recordError);
+  // A stream whose output is not recorded is passed through without collecting its chunks.
+  const maxChars = captureOutput ? DEFAULT_STREAM_CAPTURE_CHARS : 0;
   const custom = hooks?.wrapResult?.(result, end, ctx);
   if (custom !== undefined) return custom;
-  if (isAsyncIterator(result)) return wrapAsyncGenerator(result, ctx, end);
-  if (isReadableStream(result)) return wrapReadableStream(result, end);
+  if (isAsyncIterator(result)) return wrapAsyncGenerator(result, ctx, end, maxChars);
+  if (isReadableStream(result)) return wrapReadableStream(result, end, maxChars);
   if (isThenable(result)) {
     return Promise.resolve(result).then(
       (value) => {
         // An async function may resolve to a stream: the observation then lasts as long as it.
         if (isAsyncIterator(value) || isReadableStream(value) || hooks?.wrapResult) {
-          const streamed = handleStreamOnly(value, ctx, end, hooks);
+          const streamed = handleStreamOnly(value, ctx, end, maxChars, hooks);
           if (streamed !== undefined) return streamed;
         }
         if (captureOutput && value !== undefined) obs.update({ output: value });
@@ -109,10 +112,10 @@ function handleResult(result: unknown, obs: ObsObservation, ctx: Context, captur
   return result;
 }
 
-function handleStreamOnly(value: unknown, ctx: Context, end: StreamEnd, hooks?: ObserveHooks): unknown {
+function handleStreamOnly(value: unknown, ctx: Context, end: StreamEnd, maxChars: number, hooks?: ObserveHooks): unknown {
   const custom = hooks?.wrapResult?.(value, end, ctx);
   if (custom !== undefined) return custom;
-  if (isAsyncIterator(value)) return wrapAsyncGenerator(value, ctx, end);
-  if (isReadableStream(value)) return wrapReadableStream(value, end);
+  if (isAsyncIterator(value)) return wrapAsyncGenerator(value, ctx, end, maxChars);
+  if (isReadableStream(value)) return wrapReadableStream(value, end, maxChars);
   return undefined;
 }

@@ -25,22 +25,23 @@ export function isReadableStream(value: unknown): value is ReadableStream<unknow
 
 /**
  * Wraps an async generator: each step runs in `ctx` (so spans started by the generator body
- * nest under the observation), yielded values are collected, and `onEnd` fires once on
- * completion, error, or when the consumer stops early (`return()`).
+ * nest under the observation), yielded values are collected (none when `maxChars` is 0: the
+ * output is not captured), and `onEnd` fires once on completion, error, or when the consumer
+ * stops early (`return()`).
  */
 export function wrapAsyncGenerator<T>(source: AsyncGenerator<T>, ctx: Context, onEnd: StreamEnd, maxChars = DEFAULT_STREAM_CAPTURE_CHARS): AsyncGenerator<T> {
-  const collected = new StreamCollector(maxChars);
+  const collected = maxChars > 0 ? new StreamCollector(maxChars) : undefined;
   let ended = false;
   const finish = (how: 'done' | 'error' | 'cancelled', error?: unknown) => {
     if (ended) return;
     ended = true;
-    onEnd(collected.value(), how, error);
+    onEnd(collected?.value(), how, error);
   };
   const step = async (op: () => Promise<IteratorResult<T>>, how: 'done' | 'cancelled'): Promise<IteratorResult<T>> => {
     try {
       const r = await context.with(ctx, op);
       if (r.done) finish(how);
-      else collected.push(r.value);
+      else collected?.push(r.value);
       return r;
     } catch (err) {
       finish('error', err);
@@ -63,17 +64,17 @@ export function wrapAsyncGenerator<T>(source: AsyncGenerator<T>, ctx: Context, o
 
 /**
  * Wraps a ReadableStream without buffering it: chunks pass through as they arrive, a copy of
- * their text is collected (capped) and `onEnd` fires when the stream is consumed, errors or is
- * cancelled by the reader.
+ * their text is collected (capped; nothing when `maxChars` is 0) and `onEnd` fires when the
+ * stream is consumed, errors or is cancelled by the reader.
  */
 export function wrapReadableStream<T>(source: ReadableStream<T>, onEnd: StreamEnd, maxChars = DEFAULT_STREAM_CAPTURE_CHARS): ReadableStream<T> {
   const reader = source.getReader();
-  const collected = new StreamCollector(maxChars);
+  const collected = maxChars > 0 ? new StreamCollector(maxChars) : undefined;
   let ended = false;
   const finish = (how: 'done' | 'error' | 'cancelled', error?: unknown) => {
     if (ended) return;
     ended = true;
-    onEnd(collected.value(), how, error);
+    onEnd(collected?.value(), how, error);
   };
   return new ReadableStream<T>({
     async pull(controller) {
@@ -84,7 +85,7 @@ export function wrapReadableStream<T>(source: ReadableStream<T>, onEnd: StreamEn
           controller.close();
           return;
         }
-        collected.push(value);
+        collected?.push(value);
         controller.enqueue(value);
       } catch (err) {
         finish('error', err);

@@ -9,6 +9,7 @@ import { getObsHandle, initObs, startActiveObservation, startObservation, type O
 import {
   captureLogs,
   only,
+  PACKAGE_VERSION,
   restoreLogger,
   startServer,
   traceRequests,
@@ -74,7 +75,12 @@ describe('initObs', () => {
     expect(only(server, 'init-child').parentSpanId).toBe(root.spanId);
     expect(root.attributes['obs.environment']).toBe('init-env');
     expect(root.attributes['obs.release']).toBe('init-rel');
-    expect(root.resource['service.name']).toBeDefined();
+    // The SDK's default resource has a service.name too: assert obs's own defaults.
+    expect(root.resource).toMatchObject({
+      'service.name': process.env.OTEL_SERVICE_NAME ?? 'obs-app',
+      'telemetry.sdk.name': 'obs',
+      'telemetry.sdk.version': PACKAGE_VERSION,
+    });
   });
 
   it('is idempotent: a second call returns the same handle and adds no second processor', async () => {

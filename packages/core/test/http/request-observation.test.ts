@@ -1,7 +1,7 @@
 import { context, trace } from '@opentelemetry/api';
 import { startObsServer, type ObsServer } from '@obs/local-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpObserver, initObs, startObservation, TRUNCATION_MARKER, type ObsHandle } from '../../src/index.js';
+import { captureValue, HttpObserver, initObs, redactKeySet, startObservation, TRUNCATION_MARKER, type ObsHandle } from '../../src/index.js';
 
 let server: ObsServer;
 let obs: ObsHandle;
@@ -185,6 +185,21 @@ describe('HttpObserver / RequestObservation', () => {
     expect(out).toContain(TRUNCATION_MARKER);
     expect(out).toContain('208 more characters'); // cut once, with the true count
     expect(out.length).toBeLessThan(160);
+  });
+
+  it('redacts an object reached twice both times, and never follows a cycle back to unredacted values', () => {
+    const keys = redactKeySet(['password']);
+    const creds = { user: 'u', password: 'hunter2' };
+    expect(JSON.parse(captureValue({ a: creds, b: creds, list: [creds] }, keys, 10_000)!)).toEqual({
+      a: { user: 'u', password: '[REDACTED]' },
+      b: { user: 'u', password: '[REDACTED]' },
+      list: [{ user: 'u', password: '[REDACTED]' }],
+    });
+    const looped: Record<string, unknown> = { password: 'hunter2' };
+    looped.self = looped;
+    const text = captureValue({ looped }, keys, 10_000)!;
+    expect(text).not.toContain('hunter2');
+    expect(JSON.parse(text)).toEqual({ looped: { password: '[REDACTED]', self: '[Circular]' } });
   });
 
   it('ignores health checks, OPTIONS and static assets by default, and custom rules when given', () => {

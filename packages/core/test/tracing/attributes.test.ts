@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  OBSERVATION_TYPES,
   observe,
   propagateAttributes,
   setActiveTraceAsPublic,
@@ -27,6 +28,8 @@ const { server, tracing } = await tracingForFile({ environment: 'it-env', releas
 
 describe('observation attributes (wire contract 2.1)', () => {
   it('sends all ten observation types with obs.observation.type, from the obs-sdk scope', async () => {
+    // The exported list is the contract's, no more, no less (ALL_TYPES is written out independently).
+    expect(OBSERVATION_TYPES).toEqual(ALL_TYPES);
     for (const type of ALL_TYPES) {
       const obs = startObservation(`type-${type}`, { input: `in-${type}` }, { asType: type as ObservationType });
       expect(obs.type).toBe(type);

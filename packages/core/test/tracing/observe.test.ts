@@ -109,6 +109,15 @@ describe('observe: async generators', () => {
     expect(span.attributes).not.toHaveProperty('obs.observation.level');
   });
 
+  it('captureOutput false: chunks pass through, the span ends with the stream, no output is recorded', async () => {
+    const quiet = observe(tokens, { name: 'gen-quiet', captureOutput: false });
+    const chunks: string[] = [];
+    for await (const chunk of quiet()) chunks.push(chunk);
+    expect(chunks).toEqual(['Hel', 'lo, ', 'world']);
+    await tracing.flush();
+    expect(only(server, 'gen-quiet').attributes).not.toHaveProperty('obs.observation.output');
+  });
+
   it('the consumer breaking early ends the span, marks it cancelled, and runs the generator finally', async () => {
     let finallyRan = false;
     const stream = observe(
