@@ -1,6 +1,6 @@
 import { truncateText } from '../capture.js';
 import { safeStringify } from '../serialize.js';
-import { redact } from './redact.js';
+import { redact, redactJsonText } from './redact.js';
 
 const utf8 = new TextDecoder();
 
@@ -16,8 +16,10 @@ export function captureValue(value: unknown, redactKeys: Set<string>, maxChars: 
     value = utf8.decode(value);
   }
   if (typeof value === 'string') {
-    const parsed = redactKeys.size > 0 && looksLikeJson(value, contentType) ? tryParse(value) : undefined;
-    const text = parsed !== undefined ? safeStringify(redact(parsed, redactKeys)) : value;
+    if (redactKeys.size === 0 || !looksLikeJson(value, contentType)) return truncateText(value, maxChars);
+    const parsed = tryParse(value);
+    // JSON that does not parse (cut at a cap upstream) is redacted by key pattern instead.
+    const text = parsed !== undefined ? safeStringify(redact(parsed, redactKeys)) : redactJsonText(value, redactKeys);
     return truncateText(text, maxChars);
   }
   return truncateText(safeStringify(redact(value, redactKeys)), maxChars);

@@ -8,6 +8,9 @@ export function redactKeySet(keys: string[]): Set<string> {
   return new Set(keys.map((k) => k.toLowerCase()));
 }
 
+/** What a value nested deeper than the redaction walk becomes. */
+const TOO_DEEP = '[omitted: nested too deep to redact]';
+
 /** What a reference back to an ancestor becomes (as `safeStringify` writes it). */
 const CIRCULAR = '[Circular]';
 
@@ -20,7 +23,8 @@ const CIRCULAR = '[Circular]';
 export function redact(value: unknown, keys: Set<string>, depth = 0, seen = new WeakMap<object, unknown>()): unknown {
   if (keys.size === 0 || value === null || typeof value !== 'object') return value;
   if (seen.has(value)) return seen.get(value);
-  if (depth >= MAX_DEPTH) return value;
+  // Deeper than we walk, we cannot vouch for what it holds: it is not exported.
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
   seen.set(value, CIRCULAR); // until its result is known: only a cycle finds it in this state
   const result = redactObject(value, keys, depth, seen);
   seen.set(value, result);
@@ -36,14 +40,35 @@ function redactObject(value: object, keys: Set<string>, depth: number, seen: Wea
     }
     return out ?? value;
   }
-  if (!isPlainObject(value)) return value;
+  if (value instanceof Map) return redactObject(Object.fromEntries(value), keys, depth, seen);
+  // Opaque values serialise without own secrets; class instances serialise their fields, so
+  // they are walked like plain objects (their copy is a plain object: it is only serialised).
+  if (value instanceof Date || ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Set) return value;
+  const plain = isPlainObject(value);
   let out: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(value)) {
     const next = keys.has(k.toLowerCase()) ? REDACTED : redact(v, keys, depth + 1, seen);
-    if (next !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = next;
+    if (next !== v || (!plain && !out)) (out ??= { ...(value as Record<string, unknown>) })[k] = next;
   }
   return out ?? value;
 }
+
+/**
+ * Redacts `"key": value` pairs in JSON text that cannot be parsed (e.g. a body cut at a size
+ * cap), so a secret near the start of a large request is not exported verbatim.
+ */
+export function redactJsonText(text: string, keys: Set<string>): string {
+  if (keys.size === 0) return text;
+  let pattern = patterns.get(keys);
+  if (!pattern) {
+    const names = [...keys].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    pattern = new RegExp(`("(?:${names})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"?|[^,}\\]\\s]*)`, 'gi');
+    patterns.set(keys, pattern);
+  }
+  return text.replace(pattern, `$1"${REDACTED}"`);
+}
+
+const patterns = new WeakMap<Set<string>, RegExp>();
 
 function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value);

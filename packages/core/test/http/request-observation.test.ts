@@ -218,3 +218,30 @@ describe('HttpObserver / RequestObservation', () => {
     expect(fn.ignores('GET', '/a', { headers: {} })).toBe(false);
   });
 });
+
+describe('redaction beyond plain parsed JSON', () => {
+  const keys = redactKeySet(['password', 'apiKey', 'token']);
+
+  it('redacts JSON text cut at a cap (unparseable) by key, quoted or not', () => {
+    const cut = '{"user":"a","password":"hun\\"ter2","apiKey": 12345, "nested":{"token":"abc';
+    const out = captureValue(cut, keys, 10_000)!;
+    expect(out).not.toContain('hun');
+    expect(out).not.toContain('12345');
+    expect(out).not.toContain('abc');
+    expect(out).toContain('"user":"a"');
+  });
+
+  it('walks class instances and Maps, and omits what is nested deeper than the walk', () => {
+    class Credentials {
+      password = 'p-secret';
+      name = 'n';
+    }
+    const deep: Record<string, unknown> = {};
+    let cur = deep;
+    for (let i = 0; i < 40; i++) cur = (cur.x = {}) as Record<string, unknown>;
+    cur.password = 'deep-secret';
+    const out = captureValue({ c: new Credentials(), m: new Map([['token', 'm-secret']]), deep }, keys, 100_000)!;
+    expect(out).toContain('"name":"n"');
+    for (const secret of ['p-secret', 'm-secret', 'deep-secret']) expect(out).not.toContain(secret);
+  });
+});
