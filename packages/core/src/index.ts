@@ -3,7 +3,7 @@ export { ObsSpanProcessor, type ObsSpanProcessorOptions } from './export/span-pr
 export { ObsOtlpExporter, type ObsOtlpExporterOptions, TRACES_PATH } from './export/otlp-exporter.js';
 export { isDefaultExportSpan, KNOWN_LLM_SCOPES, KNOWN_LLM_SCOPE_PREFIXES } from './export/span-filter.js';
 export { resolveCompression, type Compression } from './export/compression.js';
-export { MASK_FAILED, type MaskFunction } from './export/mask.js';
+export { MASK_FAILED, maskValue, type MaskFunction } from './export/mask.js';
 export { ObsAttributes, OBSERVATION_TYPES, type ObservationLevel, type ObservationType } from './attributes.js';
 export { ObsObservation, recordErrorOnSpan, errorMessage } from './tracing/observation.js';
 export type { ObsSpanAttributes, ObsGenerationAttributes, ObsObservationAttributes } from './tracing/observation-attributes.js';

@@ -13,6 +13,7 @@ import {
   initObs,
   startObservation,
   logger,
+  maskValue,
   ObsAttributes,
   TextCapture,
   toAttributeString,
@@ -23,7 +24,6 @@ import {
 import { parseToolInput, toPlain, toPlainDocument, toPlainMessage, unwrapChainValues } from './convert.js';
 import { generationEnd, generationStart } from './generation.js';
 import { interruptsOf, isGraphBubbleUp } from './interrupt.js';
-import { applyMask } from './mask.js';
 import { DEFAULT_ABANDON_AFTER_MS, DEFAULT_MAX_OPEN_RUNS, type CallbackHandlerOptions } from './options.js';
 import { observationType, runName, type RunKind } from './run-kind.js';
 import { HIDDEN_TAG, observationMetadata, promptOf } from './run-metadata.js';
@@ -84,7 +84,7 @@ export class CallbackHandler extends BaseCallbackHandler {
       tags: options.tags,
       version: options.version,
       traceName: options.traceName,
-      metadata: applyMask(options.mask, options.traceMetadata),
+      metadata: maskValue(options.mask, options.traceMetadata),
     };
     this.tracker = new RunTracker({
       abandonAfterMs: options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS,
@@ -510,7 +510,7 @@ export class CallbackHandler extends BaseCallbackHandler {
   }
 
   private mask(data: unknown): unknown {
-    return applyMask(this.options.mask, data);
+    return maskValue(this.options.mask, data);
   }
 
   /**

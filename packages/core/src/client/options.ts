@@ -1,6 +1,6 @@
 import { resolveConnection, type ObsConnectionOptions, type ResolvedConnection } from '../config.js';
 import { readEnvNumber } from '../env.js';
-import type { BackoffOptions } from './api/core/retry.js';
+import type { BackoffOptions } from '../retry.js';
 import { nonNegativeInteger, positive } from './util/numbers.js';
 
 /** Options of `new ObsClient()`. Durations are in seconds, like `timeoutInSeconds`. */

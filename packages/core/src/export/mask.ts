@@ -18,15 +18,23 @@ export function applyMask(attributes: Attributes, mask: MaskFunction): void {
     if (!isMaskedKey(key)) continue;
     const raw = attributes[key];
     if (raw === undefined) continue;
-    try {
-      const isIo = !key.includes('.metadata');
-      const data = isIo && typeof raw === 'string' ? parseMaybeJson(raw) : raw;
-      const masked = mask({ data });
-      attributes[key] = toAttribute(masked, raw);
-    } catch (err) {
-      logger.warn(`mask threw on ${key}; the value was fully masked (${String(err)})`);
-      attributes[key] = MASK_FAILED;
-    }
+    const isIo = !key.includes('.metadata');
+    const masked = maskValue(mask, isIo && typeof raw === 'string' ? parseMaybeJson(raw) : raw);
+    attributes[key] = masked === MASK_FAILED ? MASK_FAILED : toAttribute(masked, raw);
+  }
+}
+
+/**
+ * Applies `mask` to one value (for integrations that mask before serialising); a throwing mask
+ * masks the value fully, with one warning per process.
+ */
+export function maskValue(mask: MaskFunction | undefined, data: unknown): unknown {
+  if (!mask || data === undefined) return data;
+  try {
+    return mask({ data });
+  } catch (err) {
+    logger.warnOnce('mask-threw', `mask threw; values it throws on are fully masked (${String(err)})`);
+    return MASK_FAILED;
   }
 }
 

@@ -4,6 +4,7 @@ import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelem
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { basicAuth, sdkHeaders } from '../config.js';
 import { logger } from '../logger.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from '../retry.js';
 import { SDK_VERSION } from '../version.js';
 import { gzip, isNodeRuntime, type Compression } from './compression.js';
 import { mergeHeaders } from './headers.js';
@@ -105,12 +106,12 @@ export class ObsOtlpExporter implements SpanExporter {
         const res = await this.post(body, timeoutMs);
         if (res.status >= 200 && res.status < 300) return { code: ExportResultCode.SUCCESS };
         lastError = `HTTP ${res.status}: ${res.text.slice(0, 300)}`;
-        if (res.status !== 429 && res.status < 500) break;
+        if (!isRetryableStatus(res.status)) break;
         retryAfterMs = parseRetryAfter(res.retryAfter);
       } catch (err) {
         lastError = (err as Error)?.message ?? String(err);
       }
-      if (attempt < maxAttempts) await sleep(retryAfterMs ?? backoff(attempt, this.options.backoffMs ?? 200));
+      if (attempt < maxAttempts) await sleep(retryAfterMs ?? backoffDelay(attempt - 1, { initialDelayMs: this.options.backoffMs ?? 200 }));
     }
     logger.error(`failed to export ${spans.length} spans to ${this.url}: ${lastError}`);
     return { code: ExportResultCode.FAILED, error: new Error(lastError) };
@@ -125,18 +126,6 @@ export class ObsOtlpExporter implements SpanExporter {
     await this.forceFlush();
     this.stopped = true;
   }
-}
-
-/** Retry-After in seconds or as an HTTP date, capped at 30 s. */
-export function parseRetryAfter(value: string | null): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 30_000) : undefined;
-}
-
-function backoff(attempt: number, base: number): number {
-  return base * 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
 }
 
 /** POST with `fetch` (edge runtimes, browsers, or `useFetch`). */
@@ -230,9 +219,4 @@ function nodePost(url: string, headers: Record<string, string>): Post | undefine
       return res;
     }
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  // Not unref'd: a retry during a shutdown flush must keep the process alive until it is done.
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,5 +1,5 @@
 import { ObsApiError, ObsApiTimeoutError } from './errors.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type BackoffOptions } from './retry.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type BackoffOptions } from '../../../retry.js';
 import type { ApiCall, RequestOptions } from './types.js';
 import { buildUrl } from './url.js';
 import { nonNegativeInteger, positive } from '../../util/numbers.js';
