@@ -1,9 +1,14 @@
 // The hello-world Express 5 app under test, one variant per child process (see run.mjs):
 //   plain   Express 5, no tracing (the child span is OpenTelemetry's no-op)
 //   obs     + app.use(obsMiddleware()) exporting to the local obs server (OBS_* env, defaults)
+//   obs-noexport   obsMiddleware() with an exporter that drops the spans (export's share)
 //   obs-nocapture  obsMiddleware({ captureInput: false, captureOutput: false })
 //   core-floor     a hand-made minimal middleware on core's HttpObserver (start, context, route,
 //                  input, finish): what any adapter on core costs at least, for comparison
+//   otel-root      one bare OpenTelemetry SDK root span per request (active during the handlers, the
+//                  child span recorded too), core's span processor and exporter, no request observation
+//   als     AsyncLocalStorage.run() per request, nothing else: what following a request across
+//           await costs by itself (Node 22 runs an async hook per promise and async resource)
 //   otel    + @opentelemetry/instrumentation-http and -express, BatchSpanProcessor, OTLP protobuf
 //           exporter (gzip) to the same local obs server
 // Every variant runs the same handler: POST /chat/:id with express.json(), one child span, { answer }.
@@ -36,12 +41,15 @@ if (variant === 'otel') {
 
 // Required after the instrumentations are registered, so they can patch it.
 const express = require('express');
-const obsExpress = variant === 'obs' || variant === 'obs-nocapture' ? await import('@obs/express') : undefined;
-const obsCore = variant === 'core-floor' || obsExpress ? await import('@obs/core') : undefined;
+const obsExpress = ['obs', 'obs-nocapture', 'obs-noexport'].includes(variant) ? await import('@obs/express') : undefined;
+const obsCore = variant === 'core-floor' || variant === 'otel-root' || obsExpress ? await import('@obs/core') : undefined;
 
 const tracer = trace.getTracer('bench-app');
 const app = express();
 if (variant === 'obs') app.use(obsExpress.obsMiddleware());
+// Everything obsMiddleware() does, with spans handed to an exporter that drops them: what export costs.
+const dropAll = { export: (spans, done) => done({ code: 0 }), shutdown: async () => {} };
+if (variant === 'obs-noexport') app.use(obsExpress.obsMiddleware({ obs: { exporter: dropAll } }));
 if (variant === 'obs-nocapture') app.use(obsExpress.obsMiddleware({ captureInput: false, captureOutput: false }));
 if (variant === 'core-floor') {
   const { context } = await import('@opentelemetry/api');
@@ -56,6 +64,24 @@ if (variant === 'core-floor') {
     });
     context.with(ro.context, next);
   });
+}
+if (variant === 'otel-root') {
+  // What any OpenTelemetry-SDK-based tracer pays at least: one root span per request, active
+  // while the handlers run, ended when the response closes; core's processor and exporter, none
+  // of the request observation (no input, output, naming or identify).
+  const { context, trace: api } = await import('@opentelemetry/api');
+  obsCore.initObs();
+  const t = api.getTracer('obs-sdk');
+  app.use((req, res, next) => {
+    const span = t.startSpan(`POST ${req.path}`);
+    res.once('close', () => span.end());
+    context.with(api.setSpan(context.active(), span), next);
+  });
+}
+if (variant === 'als') {
+  const { AsyncLocalStorage } = await import('node:async_hooks');
+  const als = new AsyncLocalStorage();
+  app.use((req, res, next) => als.run({ req }, next));
 }
 app.use(express.json());
 app.post('/chat/:id', (req, res) => {

@@ -2,6 +2,7 @@
 // overhead goes (not a benchmark: run.mjs is).
 //
 //   node bench/express/profile.mjs <variant> [requests=40000] [profile dir=/tmp/obs-express-prof]
+//   (APP_NODE_ARGS="--some-flag" passes Node.js flags to the app process)
 //
 // Writes a V8 .cpuprofile of the app process (node --cpu-prof) into the directory.
 import { once } from 'node:events';
@@ -12,7 +13,7 @@ import { loadChat, startApp, startObsServerProcess } from '../lib/http-rounds.mj
 const here = dirname(fileURLToPath(import.meta.url));
 const [variant = 'obs', amount = '40000', dir = '/tmp/obs-express-prof'] = process.argv.slice(2);
 const { child: obsServer, conn } = await startObsServerProcess();
-const { child, port } = await startApp(join(here, 'app.mjs'), variant, conn, [
+const { child, port } = await startApp(join(here, 'app.mjs'), variant, conn, [...(process.env.APP_NODE_ARGS ?? '').split(' ').filter(Boolean),
   '--cpu-prof',
   `--cpu-prof-dir=${dir}`,
   `--cpu-prof-name=${variant}.cpuprofile`,

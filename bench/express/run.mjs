@@ -7,7 +7,7 @@
 // its own child process (../lib/obs-server-process.mjs); autocannon runs here, in the parent, against
 // 127.0.0.1 only. Variants are rotated each round; each variant's req/s is divided by the plain
 // app's of the same round, and the median over rounds is reported.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { resultsTable, runRounds } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const NOTES_MARKER = '<!-- notes: kept by run.mjs --write -->';
 const { values: args } = parseArgs({
   options: {
     rounds: { type: 'string', default: '5' },
@@ -34,11 +35,21 @@ const CONNECTIONS = Number(args.connections);
 const LABELS = {
   plain: 'plain Express 5',
   obs: '`app.use(obsMiddleware())` (root observation with input/output + the child span)',
+  'obs-noexport': '`obsMiddleware()` with an exporter that drops the spans (everything but the export)',
   'obs-nocapture': '`obsMiddleware({ captureInput: false, captureOutput: false })`',
   'core-floor': 'minimal hand-made middleware on core `HttpObserver` (no output, no header)',
   otel: 'OpenTelemetry instrumentation-http + -express, BatchSpanProcessor, OTLP protobuf gzip',
+  'otel-root': 'one bare OpenTelemetry SDK root span per request, active in the handlers, exported by core\'s processor (the child span is recorded, not exported); no obs request code',
+  als: '`AsyncLocalStorage.run()` per request and nothing else: the floor of any tracer that follows a request across `await`',
 };
-const VARIANTS = args.variants.split(',').map((name) => ({ name, label: LABELS[name] ?? name }));
+// `<variant>+acf`: the same app on Node.js's AsyncContextFrame (`--experimental-async-context-frame`
+// on Node 22, the default from Node 24), where AsyncLocalStorage costs no async hook per promise.
+const ACF = '--experimental-async-context-frame';
+const VARIANTS = args.variants.split(',').map((name) => {
+  const app = name.endsWith('+acf') ? name.slice(0, -4) : name;
+  const label = LABELS[app] ?? app;
+  return app === name ? { name, label } : { name, app, execArgv: [ACF], label: `${label}, on AsyncContextFrame (\`${ACF}\`)` };
+});
 if (VARIANTS[0].name !== 'plain') throw new Error('the first variant must be plain (the baseline)');
 
 const loadBefore = loadavg()[0];
@@ -80,5 +91,8 @@ Command (from the repository root, after \`npm run build\`):
 ${command} --write
 \`\`\`
 `;
-  await writeFile(join(here, 'RESULTS.md'), doc);
+  // Hand-written notes below the marker (earlier comparisons, analysis) survive a rewrite.
+  const previous = await readFile(join(here, 'RESULTS.md'), 'utf8').catch(() => '');
+  const at = previous.indexOf(NOTES_MARKER);
+  await writeFile(join(here, 'RESULTS.md'), at === -1 ? doc : `${doc}\n${previous.slice(at)}`);
 }

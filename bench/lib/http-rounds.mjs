@@ -60,12 +60,12 @@ export const loadChat = (port, opts) =>
 /**
  * Starts the obs server process and each variant's app (`appScript <variant>`; the app answers
  * IPC 'flush' -> {flushed}, 'cpu' -> {cpu} and first sends {port}), runs the rounds, stops all.
- * `variants`: [{ name, execArgv? }], the first is the baseline. Resolves with name -> row per round.
+ * `variants`: [{ name, app?, execArgv? }] (`app`: the variant argument of the app script, default `name`), the first is the baseline. Resolves with name -> row per round.
  */
 export async function runRounds({ appScript, variants, rounds, warmup, duration, connections, nodeArgs = [], log = console.error }) {
   const { child: obsServer, conn } = await startObsServerProcess();
   const apps = new Map();
-  for (const v of variants) apps.set(v.name, await startApp(appScript, v.name, conn, [...nodeArgs, ...(v.execArgv ?? [])]));
+  for (const v of variants) apps.set(v.name, await startApp(appScript, v.app ?? v.name, conn, [...nodeArgs, ...(v.execArgv ?? [])]));
   const rows = new Map(variants.map((v) => [v.name, []]));
   for (let round = 0; round < rounds; round++) {
     const order = variants.map((_, i) => variants[(i + round) % variants.length]);

@@ -15,11 +15,12 @@ export const KNOWN_LLM_SCOPE_PREFIXES = [
   '@elastic/opentelemetry-instrumentation-openai',
 ] as const;
 
-const inObsTrace = new WeakSet<object>();
+/** A property on the span, not a WeakSet: a WeakSet entry per span is a hash insert plus ephemeron work in every GC. */
+const IN_OBS_TRACE = Symbol('obs.inTrace');
 
 /** Marks a span as started inside an obs observation or `propagateAttributes` (done at span start). */
 export function markInObsTrace(span: object): void {
-  inObsTrace.add(span);
+  (span as { [IN_OBS_TRACE]?: true })[IN_OBS_TRACE] = true;
 }
 
 /**
@@ -31,7 +32,7 @@ export function markInObsTrace(span: object): void {
 export function isDefaultExportSpan(span: ReadableSpan): boolean {
   const scope = span.instrumentationScope?.name ?? '';
   if (scope === SDK_TRACER_NAME) return true;
-  if (inObsTrace.has(span)) return true;
+  if ((span as { [IN_OBS_TRACE]?: true })[IN_OBS_TRACE] === true) return true;
   if ((KNOWN_LLM_SCOPES as readonly string[]).includes(scope)) return true;
   for (const prefix of KNOWN_LLM_SCOPE_PREFIXES) if (scope.startsWith(prefix)) return true;
   for (const key in span.attributes) if (key.startsWith('gen_ai.')) return true;
