@@ -11,26 +11,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { resultsTable, runRounds } from '../lib/http-rounds.mjs';
+import { parseRoundArgs, resultsTable, runRounds } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const NOTES_MARKER = '<!-- notes: kept by run.mjs --write -->';
-const { values: args } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '20' },
-    variants: { type: 'string', default: 'plain,obs,otel' },
-    write: { type: 'boolean', default: false },
-    'node-args': { type: 'string', default: '' },
-  },
-});
-const ROUNDS = Number(args.rounds);
-const WARMUP = Number(args.warmup);
-const DURATION = Number(args.duration);
-const CONNECTIONS = Number(args.connections);
+const args = parseRoundArgs({ variants: { type: 'string', default: 'plain,obs,otel' } });
+const { rounds: ROUNDS, warmup: WARMUP, duration: DURATION, connections: CONNECTIONS } = args;
 
 const LABELS = {
   plain: 'plain Express 5',
@@ -60,7 +46,7 @@ const rows = await runRounds({
   warmup: WARMUP,
   duration: DURATION,
   connections: CONNECTIONS,
-  nodeArgs: args['node-args'].split(' ').filter(Boolean),
+  nodeArgs: args.nodeArgs,
 });
 
 const command = `node bench/express/run.mjs --rounds ${ROUNDS} --warmup ${WARMUP} --duration ${DURATION} --connections ${CONNECTIONS}${args.variants !== 'plain,obs,otel' ? ` --variants ${args.variants}` : ''}${args['node-args'] ? ` --node-args='${args['node-args']}'` : ''}`;

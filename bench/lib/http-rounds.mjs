@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /** Sends `msg` to a child and resolves with its next reply that has `key`. */
 export function ask(child, msg, key) {
@@ -56,6 +57,32 @@ export const loadChat = (port, opts) =>
     connections: 20,
     ...opts,
   });
+
+/**
+ * The command line shared by the HTTP benches: --rounds, --warmup, --duration (seconds),
+ * --connections, --write, --node-args (for every app process), plus a bench's own `options`.
+ */
+export function parseRoundArgs(options = {}) {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '20' },
+      write: { type: 'boolean', default: false },
+      'node-args': { type: 'string', default: '' },
+      ...options,
+    },
+  });
+  return {
+    ...values,
+    rounds: Number(values.rounds),
+    warmup: Number(values.warmup),
+    duration: Number(values.duration),
+    connections: Number(values.connections),
+    nodeArgs: values['node-args'].split(' ').filter(Boolean),
+  };
+}
 
 /**
  * Starts the obs server process and each variant's app (`appScript <variant>`; the app answers

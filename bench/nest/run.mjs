@@ -11,24 +11,11 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { resultsTable, runRounds } from '../lib/http-rounds.mjs';
+import { parseRoundArgs, resultsTable, runRounds } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const { values: args } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '3' },
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '20' },
-    write: { type: 'boolean', default: false },
-    'node-args': { type: 'string', default: '' },
-  },
-});
-const ROUNDS = Number(args.rounds);
-const WARMUP = Number(args.warmup);
-const DURATION = Number(args.duration);
-const CONNECTIONS = Number(args.connections);
+const args = parseRoundArgs();
+const { rounds: ROUNDS, warmup: WARMUP, duration: DURATION, connections: CONNECTIONS } = args;
 
 const VARIANTS = [
   { name: 'plain', label: 'plain Nest 12 + Express' },
@@ -45,7 +32,7 @@ const rows = await runRounds({
   warmup: WARMUP,
   duration: DURATION,
   connections: CONNECTIONS,
-  nodeArgs: args['node-args'].split(' ').filter(Boolean),
+  nodeArgs: args.nodeArgs,
 });
 
 const command = `node bench/nest/run.mjs --rounds ${ROUNDS} --warmup ${WARMUP} --duration ${DURATION} --connections ${CONNECTIONS}${args['node-args'] ? ` --node-args='${args['node-args']}'` : ''}`;
