@@ -5,8 +5,8 @@
 //   obs-nocapture  obsMiddleware({ captureInput: false, captureOutput: false })
 //   core-floor     a hand-made minimal middleware on core's HttpObserver (start, context, route,
 //                  input, finish): what any adapter on core costs at least, for comparison
-//   otel-root      one bare OpenTelemetry SDK root span per request (active during the handlers, the
-//                  child span recorded too), core's span processor and exporter, no request observation
+//   otel-root      one bare OpenTelemetry SDK root span per request, active during the handlers, and
+//                  the child span, both exported by core's processor and exporter; no request observation
 //   als     AsyncLocalStorage.run() per request, nothing else: what following a request across
 //           await costs by itself (Node 22 runs an async hook per promise and async resource)
 //   otel    + @opentelemetry/instrumentation-http and -express, BatchSpanProcessor, OTLP protobuf
@@ -66,16 +66,17 @@ if (variant === 'core-floor') {
   });
 }
 if (variant === 'otel-root') {
-  // What any OpenTelemetry-SDK-based tracer pays at least: one root span per request, active
-  // while the handlers run, ended when the response closes; core's processor and exporter, none
-  // of the request observation (no input, output, naming or identify).
+  // What any OpenTelemetry-SDK-based tracer pays at least for the same two spans: one root span
+  // per request, active while the handlers run (in an obs trace, so the child span is exported
+  // too), ended when the response closes; core's processor and exporter, none of the request
+  // observation (no input, output, naming or identify).
   const { context, trace: api } = await import('@opentelemetry/api');
   obsCore.initObs();
   const t = api.getTracer('obs-sdk');
   app.use((req, res, next) => {
     const span = t.startSpan(`POST ${req.path}`);
     res.once('close', () => span.end());
-    context.with(api.setSpan(context.active(), span), next);
+    context.with(obsCore.contextWithAttributes(api.setSpan(context.active(), span), {}, { setOnActiveSpan: false }), next);
   });
 }
 if (variant === 'als') {
