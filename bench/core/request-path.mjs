@@ -7,6 +7,7 @@
 // (root + child, `context.with`) through the same span processor and exporter.
 //
 //   node bench/core/request-path.mjs [iterations=50000] [repetitions=7]
+//   (ONLY=core or ONLY=otel-floor runs one variant, e.g. under --cpu-prof)
 import { once } from 'node:events';
 import { context, trace } from '@opentelemetry/api';
 import { getObsHandle, HttpObserver, initObs } from '@obs/core';
@@ -55,7 +56,7 @@ async function block(fn) {
   const c0 = process.cpuUsage();
   // In slices, so the exporter's drains run between them as they would between requests.
   for (let done = 0; done < N; ) {
-    const end = Math.min(N, done + Number(process.env.SLICE ?? 200));
+    const end = Math.min(N, done + 200);
     for (; done < end; done++) fn();
     await new Promise(setImmediate);
   }
@@ -74,10 +75,11 @@ for (let r = 0; r < Number(reps); r++) {
   }
 }
 console.log(`Node ${process.version}, ${N} requests x ${reps} repetitions, export to the local obs server included`);
-const floor = median(results['otel-floor'] ?? [0]);
+const floor = results['otel-floor'] ? median(results['otel-floor']) : undefined;
 for (const n of names) {
   const m = median(results[n]);
-  console.log(`${n.padEnd(11)} ${m.toFixed(2).padStart(6)} µs CPU/request  (${(m - floor >= 0 ? '+' : '') + (m - floor).toFixed(2)} vs otel-floor)  [${results[n].map((x) => x.toFixed(1)).join(', ')}]`);
+  const vs = floor === undefined || n === 'otel-floor' ? '' : `  (${m - floor >= 0 ? '+' : ''}${(m - floor).toFixed(2)} vs otel-floor)`;
+  console.log(`${n.padEnd(11)} ${m.toFixed(2).padStart(6)} µs CPU/request${vs}  [${results[n].map((x) => x.toFixed(1)).join(', ')}]`);
 }
 await handle.shutdown();
 obsServer.send('close');

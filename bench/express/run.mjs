@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseRoundArgs, resultsTable, runRounds } from '../lib/http-rounds.mjs';
+import { parseRoundArgs, resultsTable, roundsCommand, runRounds } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const NOTES_MARKER = '<!-- notes: kept by run.mjs --write -->';
@@ -39,17 +39,9 @@ const VARIANTS = args.variants.split(',').map((name) => {
 if (VARIANTS[0].name !== 'plain') throw new Error('the first variant must be plain (the baseline)');
 
 const loadBefore = loadavg()[0];
-const rows = await runRounds({
-  appScript: join(here, 'app.mjs'),
-  variants: VARIANTS,
-  rounds: ROUNDS,
-  warmup: WARMUP,
-  duration: DURATION,
-  connections: CONNECTIONS,
-  nodeArgs: args.nodeArgs,
-});
+const rows = await runRounds({ ...args, appScript: join(here, 'app.mjs'), variants: VARIANTS });
 
-const command = `node bench/express/run.mjs --rounds ${ROUNDS} --warmup ${WARMUP} --duration ${DURATION} --connections ${CONNECTIONS}${args.variants !== 'plain,obs,otel' ? ` --variants ${args.variants}` : ''}${args['node-args'] ? ` --node-args='${args['node-args']}'` : ''}`;
+const command = roundsCommand('bench/express/run.mjs', args, args.variants !== 'plain,obs,otel' ? ` --variants ${args.variants}` : '');
 const table = resultsTable(VARIANTS, rows);
 console.log(table);
 

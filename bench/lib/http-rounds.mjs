@@ -84,6 +84,12 @@ export function parseRoundArgs(options = {}) {
   };
 }
 
+/** The command that reproduces a run of `script` with these `parseRoundArgs` values (`extra`: the bench's own flags). */
+export function roundsCommand(script, args, extra = '') {
+  const nodeArgs = args['node-args'] ? ` --node-args='${args['node-args']}'` : '';
+  return `node ${script} --rounds ${args.rounds} --warmup ${args.warmup} --duration ${args.duration} --connections ${args.connections}${extra}${nodeArgs}`;
+}
+
 /**
  * Starts the obs server process and each variant's app (`appScript <variant>`; the app answers
  * IPC 'flush' -> {flushed}, 'cpu' -> {cpu} and first sends {port}), runs the rounds, stops all.

@@ -11,7 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseRoundArgs, resultsTable, runRounds } from '../lib/http-rounds.mjs';
+import { parseRoundArgs, resultsTable, roundsCommand, runRounds } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = parseRoundArgs();
@@ -25,17 +25,9 @@ const VARIANTS = [
 ];
 
 const loadBefore = loadavg()[1];
-const rows = await runRounds({
-  appScript: join(here, 'app.mjs'),
-  variants: VARIANTS,
-  rounds: ROUNDS,
-  warmup: WARMUP,
-  duration: DURATION,
-  connections: CONNECTIONS,
-  nodeArgs: args.nodeArgs,
-});
+const rows = await runRounds({ ...args, appScript: join(here, 'app.mjs'), variants: VARIANTS });
 
-const command = `node bench/nest/run.mjs --rounds ${ROUNDS} --warmup ${WARMUP} --duration ${DURATION} --connections ${CONNECTIONS}${args['node-args'] ? ` --node-args='${args['node-args']}'` : ''}`;
+const command = roundsCommand('bench/nest/run.mjs', args);
 const table = resultsTable(VARIANTS, rows);
 console.log(table);
 

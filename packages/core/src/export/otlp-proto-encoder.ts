@@ -654,6 +654,19 @@ function group(spans: readonly ReadableSpan[]): ResourceGroup[] {
 }
 
 /**
+ * Opens a `ResourceSpans` (tag 0x0a) or `ScopeSpans` (tag 0x12) message of `len` bytes and writes
+ * its first field: the pre-encoded `Resource` or `InstrumentationScope` (field 1).
+ */
+function writeGroupStart(tag: number, len: number, head: Uint8Array): void {
+  buf[pos++] = tag;
+  writeVarint(len);
+  buf[pos++] = 0x0a;
+  writeVarint(head.length);
+  buf.set(head, pos);
+  pos += head.length;
+}
+
+/**
  * Encodes spans as an OTLP/protobuf `ExportTraceServiceRequest`.
  *
  * @returns the request body; on Node.js a `Buffer` of exactly its length
@@ -684,19 +697,9 @@ export function encodeTraceExportRequest(spans: readonly ReadableSpan[]): Uint8A
   // Write pass.
   allocate(total);
   for (const rg of groups) {
-    buf[pos++] = 0x0a;
-    writeVarint(rg.len);
-    buf[pos++] = 0x0a;
-    writeVarint(rg.bytes.length);
-    buf.set(rg.bytes, pos);
-    pos += rg.bytes.length;
+    writeGroupStart(0x0a, rg.len, rg.bytes);
     for (const sg of rg.scopes.values()) {
-      buf[pos++] = 0x12;
-      writeVarint(sg.len);
-      buf[pos++] = 0x0a;
-      writeVarint(sg.bytes.length);
-      buf.set(sg.bytes, pos);
-      pos += sg.bytes.length;
+      writeGroupStart(0x12, sg.len, sg.bytes);
       const list = sg.spans;
       for (let i = 0; i < list.length; i++) writeSpan(list[i]!);
       const schemaUrl = sg.scope.schemaUrl;
