@@ -15,6 +15,9 @@ import {
   logger,
   maskValue,
   ObsAttributes,
+  DEFAULT_REDACT_KEYS,
+  redact,
+  redactKeySet,
   TextCapture,
   toAttributeString,
   type ObsObservationAttributes,
@@ -24,12 +27,18 @@ import {
 import { parseToolInput, toPlain, toPlainDocument, toPlainMessage, unwrapChainValues } from './convert.js';
 import { generationEnd, generationStart } from './generation.js';
 import { interruptsOf, isGraphBubbleUp } from './interrupt.js';
-import { DEFAULT_ABANDON_AFTER_MS, DEFAULT_MAX_OPEN_RUNS, type CallbackHandlerOptions } from './options.js';
+import { DEFAULT_ABANDON_AFTER_MS, DEFAULT_ABANDON_AFTER_PARENT_END_MS, DEFAULT_MAX_OPEN_RUNS, type CallbackHandlerOptions } from './options.js';
 import { observationType, runName, type RunKind } from './run-kind.js';
-import { HIDDEN_TAG, observationMetadata, promptOf } from './run-metadata.js';
+import { HIDDEN_TAG, isAgentRun, isPlumbingTag, observationMetadata, promptOf } from './run-metadata.js';
 import { RunTracker, type RunState, type RunTree } from './run-tracker.js';
 
 type Dict = Record<string, unknown>;
+
+/**
+ * Keys redacted from model parameters and run metadata before anything else sees them: model
+ * clients carry `apiKey` and `headers.Authorization` in their invocation parameters.
+ */
+const SECRET_KEYS = redactKeySet(DEFAULT_REDACT_KEYS);
 
 /** The start attributes of a run with its end attributes over them (metadata merged). */
 function withStartAttributes(run: RunState, end: ObsObservationAttributes): ObsObservationAttributes {
@@ -84,10 +93,11 @@ export class CallbackHandler extends BaseCallbackHandler {
       tags: options.tags,
       version: options.version,
       traceName: options.traceName,
-      metadata: maskValue(options.mask, options.traceMetadata),
+      metadata: maskValue(options.mask, redact(options.traceMetadata, SECRET_KEYS)),
     };
     this.tracker = new RunTracker({
       abandonAfterMs: options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS,
+      abandonAfterParentEndMs: options.abandonAfterParentEndMs ?? DEFAULT_ABANDON_AFTER_PARENT_END_MS,
       maxOpenRuns: options.maxOpenRuns ?? DEFAULT_MAX_OPEN_RUNS,
       onAbandon: (run, reason, endTime) => this.endAbandoned(run, reason, endTime),
     });
@@ -170,7 +180,7 @@ export class CallbackHandler extends BaseCallbackHandler {
       if (typeof node === 'string' && run.parent?.metadata?.['langgraph_checkpoint_ns'] !== metadata?.['langgraph_checkpoint_ns']) run.name = node;
       run.deferredInput = extra?.['lc_defers_inputs'] === true;
       this.registerPromptForSibling(run, metadata);
-      this.open(run, observationType('chain', run.name), metadata, tags, {
+      this.open(run, isAgentRun(run, metadata) ? 'agent' : observationType('chain', run.name), metadata, tags, {
         input: run.deferredInput ? undefined : this.capture(unwrapChainValues(inputs, 'input')),
       });
     });
@@ -385,7 +395,7 @@ export class CallbackHandler extends BaseCallbackHandler {
     this.open(run, 'generation', metadata, tags, {
       input: this.capture(g.input),
       model: g.model,
-      modelParameters: g.modelParameters,
+      modelParameters: redact(g.modelParameters, SECRET_KEYS) as Dict | undefined,
       prompt,
     }, g.provider);
   }
@@ -414,7 +424,7 @@ export class CallbackHandler extends BaseCallbackHandler {
     const parentCtx = parent ? parent.childContext() ?? this.rootParent(run.tree, parent.metadata, parent.tags) : this.rootParent(run.tree, metadata, tags);
     let meta = observationMetadata(metadata, parent?.metadata, tags, parent?.tags);
     if (provider) (meta ??= {})['provider'] = provider;
-    if (meta) attrs.metadata = this.mask(meta);
+    if (meta) attrs.metadata = this.mask(redact(meta, SECRET_KEYS));
     if (tags?.includes(HIDDEN_TAG)) attrs.level = 'DEBUG';
     // Attributes are written once, at the end: one conversion and one setAttributes per span.
     run.obs = startObservation(run.name, undefined, { asType: type, startTime: run.startTime, parentContext: parentCtx });
@@ -431,9 +441,11 @@ export class CallbackHandler extends BaseCallbackHandler {
     const runTags = metadata?.['obsTags'];
     // Outside any span or propagation scope (scripts, workers) with nothing per run, every root
     // gets the same parent context: computed once.
-    const plain = tree.captured === ROOT_CONTEXT && !tags?.length && userId === undefined && sessionId === undefined && runTags === undefined;
+    const plain = tree.captured === ROOT_CONTEXT && !tags?.some((t) => !isPlumbingTag(t)) && userId === undefined && sessionId === undefined && runTags === undefined;
     if (plain && this.plainRootParent) return (tree.rootParent = this.plainRootParent);
-    const allTags = [...(base.tags ?? []), ...(tags ?? []), ...(Array.isArray(runTags) ? runTags : [])];
+    // LangChain's positional tags (`seq:step:3`) say where a run sits in its parent, not what the trace is.
+    const ownTags = tags?.filter((t) => !isPlumbingTag(t)) ?? [];
+    const allTags = [...(base.tags ?? []), ...ownTags, ...(Array.isArray(runTags) ? runTags : [])];
     const params: PropagateAttributesParams = {
       ...base,
       userId: typeof userId === 'string' ? userId : base.userId,

@@ -83,6 +83,7 @@ export function toPlain(value: unknown, depth = 0): unknown {
     if (typeof o['value'] === 'string') return o['value'];
   }
   if (typeof o['pageContent'] === 'string') return toPlainDocument(o);
+  if (o['lg_name'] === 'Command' || o['lg_name'] === 'Send') return toPlainGraphControl(o, depth);
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   let out: Record<string, unknown> | undefined;
@@ -92,6 +93,21 @@ export function toPlain(value: unknown, depth = 0): unknown {
     if (p !== v) (out ??= { ...o })[key] = p;
   }
   return out ?? value;
+}
+
+/**
+ * A LangGraph `Command` (`{ update, goto, resume, graph }`) or `Send` (`{ node, args }`) with the
+ * messages inside made plain: their own `toJSON` would write LangChain's constructor form.
+ */
+function toPlainGraphControl(o: Record<string, unknown>, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: o['lg_name'] };
+  const keys = o['lg_name'] === 'Send' ? ['node', 'args'] : ['update', 'goto', 'resume', 'graph'];
+  for (const key of keys) {
+    const v = o[key];
+    if (v === undefined || (key === 'goto' && Array.isArray(v) && v.length === 0)) continue;
+    out[key] = toPlain(v, depth + 1);
+  }
+  return out;
 }
 
 /** A retrieved document as `{ pageContent, metadata, id? }`. */

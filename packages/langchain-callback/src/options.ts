@@ -34,6 +34,14 @@ export interface CallbackHandlerOptions {
    * stopped reading): its open observations are ended, marked `abandoned`. Default 10 minutes.
    */
   abandonAfterMs?: number;
+  /**
+   * Runs may end (or start) after their root run: a branch still running when a sibling failed, a
+   * side chain nobody awaited, a model that ignores an abort. They end with their own callbacks.
+   * A run tree whose root run, or whose enclosing observation (the request, a
+   * `startActiveObservation`), has ended and that had no LangChain callback for this long is
+   * abandoned: a `.stream()` the consumer broke out of is visible within seconds. Default 5 000.
+   */
+  abandonAfterParentEndMs?: number;
   /** Most runs kept open at once; past it the oldest run tree is ended as abandoned. Default 10 000. */
   maxOpenRuns?: number;
 }
@@ -42,4 +50,5 @@ export interface CallbackHandlerOptions {
 export const CONTROL_METADATA_KEYS = new Set(['obsUserId', 'obsSessionId', 'obsTags', 'obsPrompt']);
 
 export const DEFAULT_ABANDON_AFTER_MS = 10 * 60_000;
+export const DEFAULT_ABANDON_AFTER_PARENT_END_MS = 5_000;
 export const DEFAULT_MAX_OPEN_RUNS = 10_000;

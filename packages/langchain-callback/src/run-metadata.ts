@@ -6,7 +6,28 @@ type Dict = Record<string, unknown>;
 export const HIDDEN_TAG = 'langsmith:hidden';
 
 /** LangChain's positional tags (`seq:step:2`, `graph:step:1`, `map:key:x`): the tree shows the position. */
-const POSITION_TAG = /^(?:seq:step:|graph:step:|map:key:)/;
+const POSITION_TAG = /^(?:seq:step:|graph:step:|map:key:|branch:|condition:)/;
+
+/** Tags that are LangChain plumbing (positions, `langsmith:*` flags), never trace or observation tags. */
+export function isPlumbingTag(tag: string): boolean {
+  return POSITION_TAG.test(tag) || tag.startsWith('langsmith:');
+}
+
+/** `ls_integration` of the root run of langchain v1's `createAgent`. */
+const CREATE_AGENT_INTEGRATION = 'langchain_create_agent';
+
+/**
+ * Whether a chain run is an agent by what LangChain says of it: the run where `createAgent`'s
+ * metadata (`ls_integration: "langchain_create_agent"`, `lc_agent_name`) first appears. Its
+ * descendants inherit that metadata and are not agents for it.
+ */
+export function isAgentRun(run: { parent?: { metadata?: Dict } | undefined }, metadata: Dict | undefined): boolean {
+  if (!metadata) return false;
+  const parent = run.parent?.metadata;
+  if (metadata['ls_integration'] === CREATE_AGENT_INTEGRATION && parent?.['ls_integration'] !== CREATE_AGENT_INTEGRATION) return true;
+  const agentName = metadata['lc_agent_name'];
+  return typeof agentName === 'string' && parent?.['lc_agent_name'] !== agentName;
+}
 
 /**
  * LangSmith bookkeeping in run metadata: `ls_*` (provider, model and parameters become generation
@@ -40,7 +61,7 @@ export function observationMetadata(
   if (tags && tags.length > 0) {
     let own: string[] | undefined;
     for (const t of tags) {
-      if (t === HIDDEN_TAG || POSITION_TAG.test(t) || parentTags?.includes(t)) continue;
+      if (isPlumbingTag(t) || parentTags?.includes(t)) continue;
       (own ??= []).push(t);
     }
     if (own) (out ??= {})['tags'] = own;

@@ -1,9 +1,13 @@
 /**
- * Per-run state of the handler, and the guarantee that none of it outlives its run: a run is
- * removed when it ends, the rest of its tree when the root ends, and a tree nobody finishes (an
- * abandoned stream) after `abandonAfterMs` without callbacks or when `maxOpenRuns` is exceeded.
+ * Per-run state of the handler, and the guarantee that none of it outlives its tree: a tree is
+ * forgotten once its root and every run under it have ended (runs that end or start after the
+ * root are normal: a branch still running when a sibling failed, a side chain nobody awaited).
+ * A tree nobody finishes (an abandoned stream) is ended as abandoned once its root run or the
+ * observation that enclosed its invocation has ended and the tree had no callback for
+ * `abandonAfterParentEndMs`, after `abandonAfterMs` without callbacks in any case, or when
+ * `maxOpenRuns` is exceeded.
  */
-import { context, trace, type Context } from '@opentelemetry/api';
+import { context, trace, type Context, type Span } from '@opentelemetry/api';
 import type { ObsObservation, ObsObservationAttributes, TextCapture } from '@obs/core';
 import { anchorClock, readClock } from './clock.js';
 import type { RunKind } from './run-kind.js';
@@ -30,6 +34,8 @@ export class RunState {
   isAgent = false;
   /** An `obsPrompt` set on a child (a prompt template), for the next generation under this run. */
   pendingPrompt: { name: string; version: number } | undefined;
+  /** Its end was handled; kept until its tree is done so late children find their parent. */
+  done = false;
 
   constructor(
     readonly id: string,
@@ -51,9 +57,11 @@ export class RunState {
 
 /** The runs under one root run, and the context the root was started in. */
 export class RunTree {
-  /** Runs of this tree not ended yet (the runs themselves are in the tracker's map). */
+  /** Runs of this tree not ended yet. */
   open = 0;
   root!: RunState;
+  /** Every run of the tree, ended or not (forgotten together when the tree is done). */
+  readonly members: RunState[] = [];
   /** Parent context of the root observation (captured context plus trace attributes), once computed. */
   rootParent: Context | undefined;
 
@@ -76,6 +84,8 @@ export class RunTree {
 
 export interface RunTrackerOptions {
   abandonAfterMs: number;
+  /** Idle time after the enclosing observation ended before a tree whose root is open is abandoned. */
+  abandonAfterParentEndMs: number;
   maxOpenRuns: number;
   /** Ends an abandoned run's observation (creating it first if its start was never handled). */
   onAbandon: (run: RunState, reason: string, endTime: number) => void;
@@ -89,7 +99,7 @@ export class RunTracker {
   private readonly sweepEveryMs: number;
 
   constructor(private readonly options: RunTrackerOptions) {
-    this.sweepEveryMs = Math.max(5, Math.min(60_000, Math.floor(options.abandonAfterMs / 4)));
+    this.sweepEveryMs = Math.max(5, Math.min(1_000, Math.floor(Math.min(options.abandonAfterMs, options.abandonAfterParentEndMs) / 4)));
   }
 
   /**
@@ -100,6 +110,7 @@ export class RunTracker {
   reserve(runId: string, parentRunId: string | undefined, kind: RunKind, name: string): RunState {
     const existing = this.runs.get(runId);
     if (existing) return existing;
+    // The parent may have ended already (a late start): it is kept until its tree is done.
     const parent = parentRunId === undefined ? undefined : this.runs.get(parentRunId);
     let tree: RunTree;
     if (parent) tree = parent.tree;
@@ -111,6 +122,7 @@ export class RunTracker {
     const t = tree.now();
     const run = new RunState(runId, tree, parent, t, kind, name);
     if (!parent) tree.root = run;
+    tree.members.push(run);
     tree.open++;
     tree.lastActivity = t;
     this.runs.set(runId, run);
@@ -118,9 +130,10 @@ export class RunTracker {
     return run;
   }
 
-  /** The open run with this id. */
+  /** The open run with this id (not one that has ended). */
   get(runId: string): RunState | undefined {
-    return this.runs.get(runId);
+    const run = this.runs.get(runId);
+    return run && !run.done ? run : undefined;
   }
 
   /** Marks a run's tree active (starts and ends do it themselves). */
@@ -129,25 +142,32 @@ export class RunTracker {
   }
 
   /**
-   * Forgets an ended run. When it is its tree's root, the runs still open under it never ended
-   * (a stream inside it was abandoned): they are ended now, at the root's end time.
+   * Marks a run ended. Its tree is forgotten once its root and every run under it have ended;
+   * until then ended runs stay addressable as parents of late starts.
    */
-  ended(run: RunState, endTime: number): void {
-    if (this.runs.get(run.id) !== run) return;
-    this.runs.delete(run.id);
+  ended(run: RunState, _endTime: number): void {
+    if (run.done || this.runs.get(run.id) !== run) return;
+    run.done = true;
     const tree = run.tree;
     tree.open--;
-    if (tree.root !== run) return;
-    this.trees.delete(tree);
-    if (tree.open > 0) this.abandon(tree, 'its root run ended before it', endTime);
+    if (tree.open === 0 && tree.root.done) this.forget(tree);
   }
 
-  /** Ends every tree without a callback for `abandonAfterMs`. */
+  /**
+   * Ends every tree idle for `abandonAfterMs`, and every tree idle for `abandonAfterParentEndMs`
+   * after its root run or the observation that enclosed its invocation ended (a stream the
+   * consumer stopped reading: LangChain sends no end callback for it).
+   */
   sweep(): void {
+    const grace = this.options.abandonAfterParentEndMs;
     for (const tree of this.trees) {
-      if (tree.now() - tree.lastActivity >= this.options.abandonAfterMs) {
-        this.trees.delete(tree);
+      const idle = tree.now() - tree.lastActivity;
+      if (idle >= this.options.abandonAfterMs) {
         this.abandon(tree, `no LangChain callback for ${formatDuration(this.options.abandonAfterMs)}`, tree.lastActivity);
+      } else if (idle >= grace && tree.root.done) {
+        this.abandon(tree, `its root run ended and it had no callback for ${formatDuration(grace)}`, tree.lastActivity);
+      } else if (idle >= grace && enclosingEnded(tree.captured)) {
+        this.abandon(tree, `the observation that enclosed it ended and it had no callback for ${formatDuration(grace)}`, tree.lastActivity);
       }
     }
     if (this.trees.size === 0 && this.sweeper) {
@@ -156,7 +176,7 @@ export class RunTracker {
     }
   }
 
-  /** Runs open right now. */
+  /** Runs of trees not done yet (0 when nothing is in flight). */
   get openRuns(): number {
     return this.runs.size;
   }
@@ -164,21 +184,26 @@ export class RunTracker {
   private evictOldest(current: RunTree): void {
     for (const tree of this.trees) {
       if (tree === current) continue;
-      this.trees.delete(tree);
       this.abandon(tree, `more than ${this.options.maxOpenRuns} runs were open`, tree.lastActivity);
       return;
     }
   }
 
-  /** Ends a tree's open runs. Rare (abandoned streams), so it scans the open runs for them. */
+  /** Ends a tree's open runs as abandoned and forgets the tree. */
   private abandon(tree: RunTree, reason: string, endTime: number): void {
-    const runs: RunState[] = [];
-    for (const run of this.runs.values()) if (run.tree === tree) runs.push(run);
-    tree.open = 0;
-    for (const run of runs) {
-      this.runs.delete(run.id);
+    const open = tree.members.filter((run) => !run.done);
+    this.forget(tree);
+    for (const run of open) {
+      run.done = true;
       this.options.onAbandon(run, reason, Math.max(endTime, run.startTime));
     }
+  }
+
+  private forget(tree: RunTree): void {
+    this.trees.delete(tree);
+    tree.open = 0;
+    for (const run of tree.members) if (this.runs.get(run.id) === run) this.runs.delete(run.id);
+    tree.members.length = 0;
   }
 
   private startSweeper(): ReturnType<typeof setInterval> {
@@ -187,6 +212,13 @@ export class RunTracker {
     (timer as { unref?: () => void }).unref?.();
     return timer;
   }
+}
+
+/** Whether the span active where the tree's root was invoked (a request, an observation) has ended. */
+function enclosingEnded(captured: Context): boolean {
+  const span = trace.getSpan(captured) as (Span & { ended?: boolean }) | undefined;
+  if (!span) return false;
+  return typeof span.ended === 'boolean' ? span.ended : !span.isRecording();
 }
 
 function formatDuration(ms: number): string {
