@@ -59,7 +59,11 @@ export class ObsClient {
           flushAt: settings.flushAt,
           flushIntervalMs: settings.flushIntervalMs,
           maxQueueSize: settings.maxQueueSize,
+          // The transport retries (Retry-After honoured); the queue retries past it within its budget, timeouts included.
           send: (batch) => this.api.scores.create(batch),
+          target: `${this.#baseUrl}/api/public/scores`,
+          backoffMs: settings.backoff?.initialDelayMs,
+          retryBudgetMs: settings.retryBudgetMs,
         })
       : undefined;
     this.score = new ScoreManager({ queue, environment: settings.environment });

@@ -1,6 +1,7 @@
 import { resolveConnection, type ObsConnectionOptions, type ResolvedConnection } from '../config.js';
 import { readEnvNumber } from '../env.js';
 import type { BackoffOptions } from '../retry.js';
+import { numberOption, secondsToTimerMs } from '../numeric-option.js';
 import { nonNegativeInteger, positive } from './util/numbers.js';
 
 /** Options of `new ObsClient()`. Durations are in seconds, like `timeoutInSeconds`. */
@@ -15,6 +16,8 @@ export interface ObsClientOptions extends ObsConnectionOptions {
   maxRetries?: number;
   /** Backoff between retries; default 500 ms doubling up to 10 s. */
   backoff?: BackoffOptions;
+  /** Seconds a failed score batch is retried (timeouts included) before it is dropped and counted; default 60. */
+  retryBudget?: number;
   /** Scores allowed to wait for delivery; more are dropped with an error log. Default 10,000. */
   maxQueueSize?: number;
   /** Environment stamped on scores that name none. */
@@ -32,6 +35,7 @@ export interface ClientSettings {
   maxRetries: number;
   backoff: BackoffOptions | undefined;
   maxQueueSize: number;
+  retryBudgetMs: number;
   environment: string | undefined;
   fetch: typeof fetch | undefined;
 }
@@ -47,6 +51,7 @@ export function resolveClientSettings(input: unknown): ClientSettings {
     maxRetries: nonNegativeInteger(options.maxRetries) ?? 3,
     backoff: typeof options.backoff === 'object' && options.backoff !== null ? options.backoff : undefined,
     maxQueueSize: Math.floor(positive(options.maxQueueSize) ?? 10_000),
+    retryBudgetMs: secondsToTimerMs(numberOption('retryBudget', options.retryBudget, 60, { allowZero: true })),
     environment: typeof options.environment === 'string' && options.environment !== '' ? options.environment : undefined,
     fetch: typeof options.fetch === 'function' ? options.fetch : undefined,
   };

@@ -24,6 +24,8 @@ export class OutageLog {
     private readonly target: string,
     private readonly counts: OutageCounts,
     private readonly reportEveryMs = OUTAGE_REPORT_EVERY_MS,
+    /** What is counted: `spans` or `scores`. */
+    private readonly unit = 'spans',
   ) {}
 
   /** Whether an outage is going on (first failure seen, not yet recovered). */
@@ -42,7 +44,7 @@ export class OutageLog {
       this.deliveredLate = 0;
       // A warning: nothing is lost yet. Losses are errors.
       logger.warn(
-        `export to ${this.target} is failing (${reason}); spans are buffered and retried for up to ${Math.round(budgetMs / 1000)} s`,
+        `export to ${this.target} is failing (${reason}); ${this.unit} are buffered and retried for up to ${Math.round(budgetMs / 1000)} s`,
       );
       return;
     }
@@ -53,11 +55,14 @@ export class OutageLog {
   lost(count: number, why: string): void {
     if (count <= 0) return;
     if (this.since !== undefined) {
+      const first = this.dropped === 0;
       this.dropped += count;
-      this.reportIfDue(Date.now());
+      // The first loss of an outage is said at once; later ones go into its periodic reports.
+      if (first) logger.error(`dropped ${count} ${this.unit}: ${why}; further losses of this outage are counted in its reports`);
+      else this.reportIfDue(Date.now());
       return;
     }
-    logger.error(`dropped ${count} spans: ${why}`);
+    logger.error(`dropped ${count} ${this.unit}: ${why}`);
   }
 
   /** Spans reached the server; `idle` says the buffer has drained, which ends an outage. */
@@ -66,8 +71,8 @@ export class OutageLog {
     this.deliveredLate += count;
     if (!idle) return;
     const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
-    const lost = this.dropped > 0 ? `${this.dropped} spans lost` : 'none lost';
-    (this.dropped > 0 ? logger.error : logger.warn)(`export to ${this.target} recovered after ${seconds} s: ${this.deliveredLate} spans delivered late, ${lost}`);
+    const lost = this.dropped > 0 ? `${this.dropped} ${this.unit} lost` : 'none lost';
+    (this.dropped > 0 ? logger.error : logger.warn)(`export to ${this.target} recovered after ${seconds} s: ${this.deliveredLate} ${this.unit} delivered late, ${lost}`);
     this.since = undefined;
   }
 
@@ -76,7 +81,7 @@ export class OutageLog {
     this.lastReportAt = now;
     const seconds = Math.round((now - this.since) / 1000);
     (this.dropped > 0 ? logger.error : logger.warn)(
-      `export to ${this.target} still failing after ${seconds} s (${this.lastReason}): ${this.counts.buffered()} spans buffered, ${this.dropped} dropped`,
+      `export to ${this.target} still failing after ${seconds} s (${this.lastReason}): ${this.counts.buffered()} ${this.unit} buffered, ${this.dropped} dropped`,
     );
   }
 }
