@@ -135,7 +135,7 @@ export class DeliveryQueue {
 
   /** Resolves when nothing is buffered or in flight. */
   whenIdle(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve();
+    if (this.isIdle() || this.stopped) return Promise.resolve();
     // A retry wait must hold the process open while someone waits for the flush.
     (this.waitTimer as { ref?: () => void } | undefined)?.ref?.();
     return new Promise((resolve) => this.idleWaiters.push(resolve));

@@ -1,6 +1,5 @@
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ExportResultCode } from '@opentelemetry/core';
 import { ObsAttributes } from '../attributes.js';
 import { resolveConnection, type ObsConnectionOptions } from '../config.js';
 import { readEnv } from '../env.js';
@@ -246,10 +245,8 @@ export class ObsSpanProcessor implements SpanProcessor {
     const exporter = this.exporter!;
     const p = new Promise<void>((resolve) => {
       try {
-        exporter.export(spans, (result) => {
-          if (result.code !== ExportResultCode.SUCCESS) logger.debug(`export of ${spans.length} spans failed: ${result.error?.message}`);
-          resolve();
-        });
+        // Failures are reported by the exporter (ObsOtlpExporter: one line per outage).
+        exporter.export(spans, () => resolve());
       } catch (err) {
         logger.error(`exporter threw: ${String(err)}`);
         resolve();
