@@ -98,7 +98,7 @@ export class DeliveryQueue {
     private readonly limits: DeliveryLimits = DEFAULT_DELIVERY_LIMITS,
     reportEveryMs?: number,
   ) {
-    this.outage = new OutageLog(target, { buffered: () => this.spans }, reportEveryMs);
+    this.outage = new OutageLog(target, { buffered: () => this.spans + this.inFlightSpans }, reportEveryMs);
   }
 
   /** Spans buffered (waiting or being sent). */
