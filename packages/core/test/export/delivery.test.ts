@@ -151,7 +151,7 @@ describe('retries', () => {
     const errors = logs.filter((l) => l.level !== 'debug').map((l) => l.message);
     expect(errors[0]).toMatch(/is failing \(HTTP 503\)/);
     expect(errors.at(-1)).toMatch(/dropped 1 spans: retried for 0 s \(HTTP 503\); further losses of this outage are counted in its reports/);
-    expect(errors.slice(1, -1).every((m) => /still failing after \d+ s \(HTTP 503\): 1 spans buffered, 0 dropped/.test(m))).toBe(true);
+    for (const m of errors.slice(1, -1)) expect(m).toMatch(/still failing after \d+ s \(HTTP 503\): [01] spans buffered, 0 dropped/);
     // The outage ends with the next delivery, and that line reports the loss.
     server.clearFaults();
     startObservation('after-outage').end();
