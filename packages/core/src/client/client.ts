@@ -1,3 +1,4 @@
+import { INSPECT_CUSTOM, inspectSummary } from '../secret-inspect.js';
 import { basicAuth, sdkHeaders } from '../config.js';
 import { logger } from '../logger.js';
 import { SDK_VERSION } from '../version.js';
@@ -31,6 +32,11 @@ export class ObsClient {
 
   readonly #baseUrl: string | undefined;
   #projectId: Promise<string | undefined> | undefined;
+
+  /** Never prints the keys (`util.inspect`, `console.log`). */
+  [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
+    return inspectSummary('ObsClient', { baseUrl: this.#baseUrl, configured: this.#baseUrl !== undefined }, options, inspect);
+  }
 
   constructor(options?: ObsClientOptions) {
     const settings = resolveClientSettings(options);

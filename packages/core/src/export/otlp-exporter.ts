@@ -4,6 +4,7 @@ import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelem
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { basicAuth, sdkHeaders } from '../config.js';
 import { logger } from '../logger.js';
+import { INSPECT_CUSTOM, inspectSummary, maskSecret } from '../secret-inspect.js';
 import { isRetryableStatus, parseRetryAfter } from '../retry.js';
 import { SDK_VERSION } from '../version.js';
 import { gzip, isNodeRuntime, type Compression } from './compression.js';
@@ -55,15 +56,17 @@ export const TRACES_PATH = '/api/public/otel/v1/traces';
  */
 export class ObsOtlpExporter implements SpanExporter {
   private readonly url: string;
-  private readonly headers: Record<string, string>;
+  readonly #headers: Record<string, string>;
+  readonly #options: ObsOtlpExporterOptions;
   private readonly post: Post;
   private readonly queue: DeliveryQueue;
   private abort = new AbortController();
   private stopped = false;
 
-  constructor(private readonly options: ObsOtlpExporterOptions) {
+  constructor(options: ObsOtlpExporterOptions) {
+    this.#options = options;
     this.url = `${options.baseUrl}${TRACES_PATH}`;
-    this.headers = mergeHeaders(
+    this.#headers = mergeHeaders(
       {
         Authorization: basicAuth(options.publicKey, options.secretKey),
         'Content-Type': 'application/x-protobuf',
@@ -73,7 +76,7 @@ export class ObsOtlpExporter implements SpanExporter {
       },
       options.additionalHeaders,
     );
-    this.post = (!options.useFetch && nodePost(this.url, this.headers)) || fetchPost(this.url, this.headers);
+    this.post = (!options.useFetch && nodePost(this.url, this.#headers)) || fetchPost(this.url, this.#headers);
     const transport: DeliveryTransport = {
       encode: encodeTraceExportRequest,
       send: (body, count) => this.attempt(body, count),
@@ -83,6 +86,12 @@ export class ObsOtlpExporter implements SpanExporter {
       },
     };
     this.queue = new DeliveryQueue(transport, this.url, { ...DEFAULT_DELIVERY_LIMITS, ...definedOnly(options.delivery) }, options.outageReportEveryMs);
+  }
+
+  /** Never prints the secret key or the Basic header. */
+  [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
+    const { baseUrl, publicKey, secretKey, compression } = this.#options;
+    return inspectSummary('ObsOtlpExporter', { baseUrl, publicKey, secretKey: maskSecret(secretKey), compression, buffered: this.queue.bufferedSpans }, options, inspect);
   }
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
@@ -130,8 +139,8 @@ export class ObsOtlpExporter implements SpanExporter {
     try {
       // Suppressed: HTTP instrumentations must not trace the export's own requests.
       res = await context.with(suppressTracing(ROOT_CONTEXT), async () => {
-        const body = this.options.compression === 'gzip' ? await gzip(serialised) : serialised;
-        return this.post(body, this.options.timeoutMs ?? 10_000, this.abort.signal);
+        const body = this.#options.compression === 'gzip' ? await gzip(serialised) : serialised;
+        return this.post(body, this.#options.timeoutMs ?? 10_000, this.abort.signal);
       });
     } catch (err) {
       const reason = networkReason(err);
@@ -143,7 +152,7 @@ export class ObsOtlpExporter implements SpanExporter {
     const text = res.text.slice(0, 300);
     if (res.status === 413) return { kind: 'too-large', reason: `HTTP 413: ${text}` };
     if (res.status === 401) {
-      return { kind: 'retry', reason: `the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY for ${this.options.baseUrl}` };
+      return { kind: 'retry', reason: `the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY for ${this.#options.baseUrl}` };
     }
     if (isRetryableStatus(res.status)) return { kind: 'retry', reason: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.retryAfter) };
     return { kind: 'refused', reason: `HTTP ${res.status}: ${text}` };

@@ -7,6 +7,7 @@ import { numberOption, secondsToTimerMs } from '../numeric-option.js';
 import { DEFAULT_DELIVERY_LIMITS } from './delivery-queue.js';
 import { capAttributeValues, DEFAULT_MAX_VALUE_CHARS } from './value-cap.js';
 import { logger } from '../logger.js';
+import { INSPECT_CUSTOM, inspectSummary } from '../secret-inspect.js';
 import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
 import { SDK_TRACER_NAME } from '../version.js';
 import { lateAttributesOf } from '../tracing/late-attributes.js';
@@ -133,6 +134,16 @@ export class ObsSpanProcessor implements SpanProcessor {
       },
       outageReportEveryMs: secondsToTimerMs(numberOption('outageReportInterval', options.outageReportInterval, 30)),
     });
+  }
+
+  /** Never prints the exporter's keys (`util.inspect`, `console.log`). */
+  [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
+    return inspectSummary(
+      'ObsSpanProcessor',
+      { enabled: this.enabled, exportMode: this.immediate ? 'immediate' : 'batched', flushAt: this.flushAt, queued: this.queue.length, exporter: this.exporter },
+      options,
+      inspect,
+    );
   }
 
   /** Whether spans leave the process (false when keys or base URL are missing). */

@@ -1,4 +1,5 @@
 import { ObsApiError, ObsApiTimeoutError } from './errors.js';
+import { INSPECT_CUSTOM, inspectSummary } from '../../../secret-inspect.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type BackoffOptions } from '../../../retry.js';
 import type { ApiCall, RequestOptions } from './types.js';
 import { buildUrl } from './url.js';
@@ -53,19 +54,28 @@ function describe(err: unknown): string {
  * errors, 408, 429 and 5xx, honouring `Retry-After`.
  */
 export class Transport {
-  constructor(private readonly config: TransportConfig) {}
+  readonly #config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+  }
+
+  /** Never prints the Basic header (it holds the secret key). */
+  [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
+    return inspectSummary('ObsApiTransport', { baseUrl: this.#config.baseUrl, authorization: this.#config.headers?.authorization ? 'Basic [REDACTED]' : undefined }, options, inspect);
+  }
 
   /** Sends `call`; resolves with the parsed body of a 2xx answer, rejects with a typed error. */
   async request<T>(call: ApiCall, options: RequestOptions = {}): Promise<T> {
-    const { baseUrl } = this.config;
+    const { baseUrl } = this.#config;
     if (baseUrl === undefined) {
-      throw new ObsApiError(`${call.name} was not sent: ${this.config.notConfiguredReason ?? 'the obs client is not configured'}`);
+      throw new ObsApiError(`${call.name} was not sent: ${this.#config.notConfiguredReason ?? 'the obs client is not configured'}`);
     }
     const opts = options ?? {};
-    const timeoutInSeconds = positive(opts.timeoutInSeconds) ?? this.config.timeoutInSeconds;
-    const maxRetries = nonNegativeInteger(opts.maxRetries) ?? this.config.maxRetries;
+    const timeoutInSeconds = positive(opts.timeoutInSeconds) ?? this.#config.timeoutInSeconds;
+    const maxRetries = nonNegativeInteger(opts.maxRetries) ?? this.#config.maxRetries;
     const url = buildUrl(baseUrl, call.path, call.query);
-    const headers: Record<string, string> = { ...this.config.headers, accept: 'application/json' };
+    const headers: Record<string, string> = { ...this.#config.headers, accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
       headers['content-type'] = 'application/json';
@@ -81,12 +91,12 @@ export class Transport {
         if (attempt >= maxRetries) {
           throw new ObsApiError(`${call.name} failed: ${describe(err)}`, { cause: err });
         }
-        await sleep(backoffDelay(attempt, this.config.backoff), opts.abortSignal);
+        await sleep(backoffDelay(attempt, this.#config.backoff), opts.abortSignal);
         continue;
       }
       if (answer.ok) return answer.body as T;
       if (isRetryableStatus(answer.status) && attempt < maxRetries) {
-        const wait = parseRetryAfter(answer.retryAfter) ?? backoffDelay(attempt, this.config.backoff);
+        const wait = parseRetryAfter(answer.retryAfter) ?? backoffDelay(attempt, this.#config.backoff);
         await sleep(wait, opts.abortSignal);
         continue;
       }
@@ -115,7 +125,7 @@ export class Transport {
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const doFetch = this.config.fetch ?? fetch;
+      const doFetch = this.#config.fetch ?? fetch;
       const response = await doFetch(url, { ...init, signal: controller.signal });
       const body = await readBody(response);
       return { status: response.status, ok: response.ok, retryAfter: response.headers.get('retry-after'), body };
