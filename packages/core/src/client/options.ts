@@ -1,7 +1,7 @@
 import { resolveConnection, type ObsConnectionOptions, type ResolvedConnection } from '../config.js';
 import { readEnvNumber } from '../env.js';
 import type { BackoffOptions } from '../retry.js';
-import { numberOption, secondsToTimerMs } from '../numeric-option.js';
+import { MAX_TIMER_MS, numberOption, secondsToTimerMs } from '../numeric-option.js';
 import { nonNegativeInteger, positive } from './util/numbers.js';
 
 /** Options of `new ObsClient()`. Durations are in seconds, like `timeoutInSeconds`. */
@@ -45,9 +45,9 @@ export function resolveClientSettings(input: unknown): ClientSettings {
   const options: ObsClientOptions = typeof input === 'object' && input !== null ? (input as ObsClientOptions) : {};
   return {
     connection: resolveConnection(options),
-    flushAt: Math.max(1, Math.floor(positive(options.flushAt) ?? readEnvNumber('OBS_FLUSH_AT') ?? 10)),
-    flushIntervalMs: (positive(options.flushInterval) ?? readEnvNumber('OBS_FLUSH_INTERVAL') ?? 1) * 1000,
-    timeoutInSeconds: positive(options.timeout) ?? readEnvNumber('OBS_TIMEOUT') ?? 5,
+    flushAt: numberOption('flushAt', options.flushAt ?? readEnvNumber('OBS_FLUSH_AT'), 10, { integer: true }),
+    flushIntervalMs: secondsToTimerMs(numberOption('flushInterval', options.flushInterval ?? readEnvNumber('OBS_FLUSH_INTERVAL'), 1)),
+    timeoutInSeconds: numberOption('timeout', options.timeout ?? readEnvNumber('OBS_TIMEOUT'), 5, { max: MAX_TIMER_MS / 1000 }),
     maxRetries: nonNegativeInteger(options.maxRetries) ?? 3,
     backoff: typeof options.backoff === 'object' && options.backoff !== null ? options.backoff : undefined,
     maxQueueSize: Math.floor(positive(options.maxQueueSize) ?? 10_000),
