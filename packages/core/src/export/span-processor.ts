@@ -1,4 +1,4 @@
-import type { Context } from '@opentelemetry/api';
+import type { Attributes, Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ObsAttributes } from '../attributes.js';
 import { resolveConnection, type ObsConnectionOptions } from '../config.js';
@@ -16,6 +16,7 @@ import { resolveCompression } from './compression.js';
 import { applyMask, type MaskFunction } from './mask.js';
 import { ObsOtlpExporter } from './otlp-exporter.js';
 import { isDefaultExportSpan, markInObsTrace } from './span-filter.js';
+import { applyRequestIdentity, mergeLateAttributes, rememberRequestBox } from './late-identity.js';
 
 /** Options of `ObsSpanProcessor` (and of `initObs`). */
 export interface ObsSpanProcessorOptions extends ObsConnectionOptions {
@@ -154,8 +155,10 @@ export class ObsSpanProcessor implements SpanProcessor {
   onStart(span: Span, parentContext: Context): void {
     // An observation's own version wins over the propagated (trace-level) one.
     const ownVersion = span.attributes?.[ObsAttributes.VERSION];
-    const late = lateAttributesOf(parentContext)?.read();
-    if (late) span.setAttributes(late);
+    const box = lateAttributesOf(parentContext);
+    rememberRequestBox(span, box);
+    const late = box?.read();
+    if (late) mergeLateAttributes(span.attributes as Attributes, late);
     // Explicit propagateAttributes inside the request wins over late (identify) attributes.
     const propagated = propagatedAttributesOf(parentContext);
     if (propagated) span.setAttributes(propagated);
@@ -181,6 +184,8 @@ export class ObsSpanProcessor implements SpanProcessor {
       this.droppedLogged = true;
       return;
     }
+    // The request's identity may have resolved after this span started (async identify).
+    applyRequestIdentity(span);
     if (this.mask) applyMask(span.attributes as Record<string, never>, this.mask);
     capAttributeValues(span.attributes as Record<string, never>, this.maxValueChars);
     this.queue.push(span);
@@ -248,7 +253,12 @@ export class ObsSpanProcessor implements SpanProcessor {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    while (this.queue.length > 0) this.exportBatch(this.queue.splice(0, this.flushAt));
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.flushAt);
+      // Spans that ended while the request's async identify was pending get it now.
+      for (const span of batch) applyRequestIdentity(span);
+      this.exportBatch(batch);
+    }
     this.droppedLogged = false;
   }
 
