@@ -193,7 +193,7 @@ function definedOnly<T extends object>(o: T | undefined): Partial<T> {
 /** POST with `fetch` (edge runtimes, browsers, or `useFetch`). */
 function fetchPost(url: string, headers: Record<string, string>): Post {
   return async (body, timeoutMs, signal) => {
-    const res = await fetch(url, { method: 'POST', headers, body: body as BodyInit, signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+    const res = await fetch(url, { method: 'POST', headers, body: body as BodyInit, signal: withTimeout(signal, timeoutMs) });
     if (res.ok) {
       await res.arrayBuffer().catch(() => undefined);
       return { status: res.status, text: '', retryAfter: null };
@@ -201,6 +201,18 @@ function fetchPost(url: string, headers: Record<string, string>): Post {
     const text = await res.text().catch(() => '');
     return { status: res.status, text, retryAfter: res.headers.get('retry-after') };
   };
+}
+
+/** `signal` that also aborts after `timeoutMs`; without `AbortSignal.any` (some edge runtimes) by hand. */
+function withTimeout(signal: AbortSignal, timeoutMs: number): AbortSignal {
+  if (typeof AbortSignal.any === 'function' && typeof AbortSignal.timeout === 'function') {
+    return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  }
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
+  (timer as { unref?: () => void }).unref?.();
+  signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  return controller.signal;
 }
 
 interface HttpModule {

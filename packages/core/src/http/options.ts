@@ -29,7 +29,8 @@ export interface ObsHttpOptions<Req = any, Res = any> {
 /**
  * Default `redactKeys`, matched as substrings of key names (case-insensitive, `-`/`_` ignored):
  * `access_token`, `client_secret`, `x-api-key`, `newPassword`, `Set-Cookie` are all caught.
- * `sessionId`/`session_id` are identifiers and stay (obs groups traces by them).
+ * `sessionId`/`session_id` are identifiers and stay (obs groups traces by them), and so do
+ * token counts (`max_tokens`, `total_tokens`) and `author`.
  */
 export const DEFAULT_REDACT_KEYS = [
   'token',

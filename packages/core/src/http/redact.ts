@@ -25,11 +25,17 @@ function normalizeKey(key: string): string {
  */
 const IDENTIFIER_KEYS = new Set(['sessionid']);
 
+/**
+ * Keys that contain an entry but hold no secret, matched on the normalised key: token counts
+ * and limits of LLM calls (`max_tokens`, `usage.total_tokens`, `tokenCount`) and authors.
+ */
+const NOT_SECRET = /tokens|tokencount|tokenusage|tokenizer|tokenlimit|^author(s|name|id)?$/;
+
 /** Whether `key` is redacted by `keys` (see `redactKeySet`). */
 export function isRedactedKey(key: string, keys: Set<string>): boolean {
   const k = normalizeKey(key);
-  if (IDENTIFIER_KEYS.has(k)) return false;
   if (keys.has(k)) return true;
+  if (IDENTIFIER_KEYS.has(k) || NOT_SECRET.test(k)) return false;
   for (const entry of keys) if (k.includes(normalizeKey(entry))) return true;
   return false;
 }

@@ -109,6 +109,9 @@ describe('default redaction', () => {
       sessionId: 'session-123',
       session_id: 'session-456',
       model: 'gpt',
+      max_tokens: 100,
+      usage: { total_tokens: 7, promptTokens: 3 },
+      author: 'ada',
     };
     const out = JSON.stringify(redactSecrets(input));
     for (const secret of ['"a"', '"b"', '"c"', '"d"', 'Bearer e', '"f"', '"g"', '"h"', '"i"', '"j"', '"k"', '"l"', '"m"']) {
@@ -117,6 +120,10 @@ describe('default redaction', () => {
     expect(out).toContain('"sessionId":"session-123"');
     expect(out).toContain('"session_id":"session-456"');
     expect(out).toContain('"model":"gpt"');
+    // Token counts and authors hold no secret.
+    expect(out).toContain('"max_tokens":100');
+    expect(out).toContain('"usage":{"total_tokens":7,"promptTokens":3}');
+    expect(out).toContain('"author":"ada"');
     // The original is untouched.
     expect(input.access_token).toBe('a');
   });
