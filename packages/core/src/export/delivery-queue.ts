@@ -86,6 +86,9 @@ export class DeliveryQueue {
   private bytes = 0;
   private spans = 0;
   private active = 0;
+  /** Spans in requests awaiting an answer. */
+  private inFlightSpans = 0;
+  /** Consecutive failed attempts: the backoff exponent. */
   private failures = 0;
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
   private idleWaiters: (() => void)[] = [];
@@ -161,8 +164,6 @@ export class DeliveryQueue {
     for (const b of left) b.ticket.settle(false);
     for (const w of this.idleWaiters.splice(0)) w();
   }
-
-  private inFlightSpans = 0;
 
   private isIdle(): boolean {
     return this.queue.length === 0 && this.active === 0;
