@@ -24,7 +24,9 @@ async function setUp(
   server = await startObsServer({ quiet: true, ...KEYS, ...serverOptions });
   const logs = captureLogs();
   tracing = installTracing(server, { backoffMs: 50, flushAt: 100, flushInterval: 0.1, ...options });
-  client = new ObsClient({ ...KEYS, baseUrl: server.url, backoff: { initialDelayMs: 50, maxDelayMs: 1000 } });
+  // No request-level retries: every failure goes through the score queue's outage handling, so
+  // its lines do not depend on how long the fault outlasts the transport's own retries.
+  client = new ObsClient({ ...KEYS, baseUrl: server.url, maxRetries: 0, backoff: { initialDelayMs: 50, maxDelayMs: 1000 } });
   return { server, tracing, client, logs };
 }
 
