@@ -22,8 +22,8 @@ export interface ResolvedConnection {
 
 /** Options first, then `OBS_*` environment variables (wire contract 1). */
 export function resolveConnection(options: ObsConnectionOptions = {}): ResolvedConnection {
-  const publicKey = options.publicKey ?? readEnv('OBS_PUBLIC_KEY');
-  const secretKey = options.secretKey ?? readEnv('OBS_SECRET_KEY');
+  const publicKey = trimmed(options.publicKey) ?? readEnv('OBS_PUBLIC_KEY');
+  const secretKey = trimmed(options.secretKey) ?? readEnv('OBS_SECRET_KEY');
   const rawBase = options.baseUrl ?? readEnv('OBS_BASE_URL') ?? readEnv('OBS_BASEURL');
   const baseUrl = rawBase?.trim().replace(/\/+$/, '');
   const missing: string[] = [];
@@ -31,6 +31,12 @@ export function resolveConnection(options: ObsConnectionOptions = {}): ResolvedC
   if (!secretKey) missing.push('secretKey (OBS_SECRET_KEY)');
   if (!baseUrl) missing.push('baseUrl (OBS_BASE_URL)');
   return { publicKey, secretKey, baseUrl, ok: missing.length === 0, missing };
+}
+
+/** A string option without surrounding whitespace (keys pasted with a newline); empty means unset. */
+function trimmed(value: string | undefined): string | undefined {
+  const v = typeof value === 'string' ? value.trim() : value;
+  return v === '' ? undefined : v;
 }
 
 /** `Basic base64(publicKey:secretKey)`; works on Node, edge and browsers. */

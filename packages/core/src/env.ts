@@ -1,7 +1,8 @@
 /** Reads an environment variable on runtimes that have `process.env` (not browsers, edge-safe). */
 export function readEnv(name: string): string | undefined {
   try {
-    const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+    // Trimmed: a trailing newline from a secret file would otherwise break every request header.
+    const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name]?.trim();
     return v === undefined || v === '' ? undefined : v;
   } catch {
     return undefined;

@@ -97,7 +97,10 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     },
   };
   (globalThis as Slot)[HANDLE_SLOT] = handle;
-  if (options.flushOnExit !== false) installShutdownHooks(() => handle.flush());
+  if (options.flushOnExit !== false) {
+    // Bounded, so a black-holed server cannot hold the process past a grace period.
+    installShutdownHooks(async () => void (await Promise.all([spanProcessor.flushWithin(), client.flush()])), spanProcessor.shutdownTimeoutMs);
+  }
   logger.info(`initObs: tracing ${mode}${spanProcessor.enabled ? '' : ' (export disabled: missing configuration)'}`);
   return handle;
 }

@@ -1,4 +1,4 @@
-/** Log levels, lowest first. `OBS_LOG_LEVEL` (debug, info, warn, error, silent) picks the threshold. */
+/** Log levels, lowest first. `OBS_LOG_LEVEL` (debug, info, warn, error, silent) picks the threshold; `OBS_DEBUG=1` means debug. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
@@ -12,9 +12,12 @@ export interface ObsLogger {
 }
 
 function envLevel(): LogLevel {
-  const raw = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.OBS_LOG_LEVEL;
-  const v = raw?.trim().toLowerCase();
-  return v && v in ORDER ? (v as LogLevel) : 'warn';
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const v = env?.OBS_LOG_LEVEL?.trim().toLowerCase();
+  if (v && v in ORDER) return v as LogLevel;
+  // OBS_DEBUG=1 (or true) is the short form of OBS_LOG_LEVEL=debug.
+  const debug = env?.OBS_DEBUG?.trim().toLowerCase();
+  return debug === '1' || debug === 'true' ? 'debug' : 'warn';
 }
 
 let level: LogLevel | undefined;

@@ -3,6 +3,23 @@
  * whose `toJSON` throws become readable placeholders while the rest of the value survives.
  */
 export function safeStringify(value: unknown): string {
+  try {
+    return stringify(value);
+  } catch (err) {
+    // A revoked Proxy at the top: nothing of it can be read.
+    return JSON.stringify(`[unserialisable: ${errorText(err)}]`);
+  }
+}
+
+function errorText(err: unknown): string {
+  try {
+    return err instanceof Error ? err.message : String(err);
+  } catch {
+    return 'unreadable error';
+  }
+}
+
+function stringify(value: unknown): string {
   // Plain JSON first: V8's fast path is lost as soon as a replacer is given, and almost every
   // captured value is plain data. Only values it cannot express go through the replacer.
   if (isPlainData(value)) {
@@ -64,8 +81,8 @@ function stringifyFallback(value: unknown): string {
   for (const key of Object.keys(value)) {
     try {
       out[key] = JSON.parse(JSON.stringify((value as Record<string, unknown>)[key], replacer()) ?? 'null');
-    } catch {
-      out[key] = '[Unserializable]';
+    } catch (err) {
+      out[key] = `[unserialisable: ${errorText(err)}]`;
     }
   }
   return JSON.stringify(out);

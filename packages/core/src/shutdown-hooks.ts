@@ -12,11 +12,11 @@ type Proc = {
  * intercepted is raised again after the flush when nobody else handles it, so the process
  * still ends the way it would have without us.
  */
-export function installShutdownHooks(flush: () => Promise<void>): void {
+export function installShutdownHooks(flush: () => Promise<void>, deadlineMs?: number): void {
   const proc = (globalThis as { process?: Proc }).process;
   if (!proc || typeof proc.once !== 'function') return;
   try {
-    install(proc, flush);
+    install(proc, deadlineMs === undefined ? flush : () => within(flush, deadlineMs + 500));
   } catch (err) {
     // Edge runtimes expose a `process` whose `once` throws: no hooks there, never an error.
     logger.debug(`no shutdown hooks on this runtime: ${String(err)}`);
@@ -40,4 +40,14 @@ function install(proc: Proc, flush: () => Promise<void>): void {
         });
     });
   }
+}
+
+/** `flush()`, but settled after `ms` at the latest (its own deadline normally comes first). */
+function within(flush: () => Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    (timer as { unref?: () => void }).unref?.();
+  });
+  return Promise.race([flush(), late]).finally(() => clearTimeout(timer));
 }

@@ -65,7 +65,7 @@ function buildApp(express: Express, options?: ObsExpressOptions) {
     res.end(Buffer.alloc(10));
   });
   app.post('/login', (req, res) => {
-    res.json({ user: { name: req.body.user.name, session: { token: 'tok-123', nested: [{ apiKey: 'k-1', keep: 1 }] } } });
+    res.json({ user: { name: req.body.user.name, profile: { token: 'tok-123', nested: [{ apiKey: 'k-1', keep: 1 }] } } });
   });
   app.get('/json-string', (_req, res) => {
     res.type('application/json').send(JSON.stringify({ secret: 's3', visible: true }));
@@ -151,7 +151,7 @@ describe.each(EXPRESS_VERSIONS)('input and output on $name', ({ express }) => {
     const input = JSON.parse(root.attributes['obs.observation.input'] as string);
     expect(input).toEqual({ user: { name: 'ada', password: '[REDACTED]', profile: { apiKey: '[REDACTED]', tags: [{ token: '[REDACTED]', ok: true }] } } });
     const output = JSON.parse(root.attributes['obs.observation.output'] as string);
-    expect(output).toEqual({ user: { name: 'ada', session: { token: '[REDACTED]', nested: [{ apiKey: '[REDACTED]', keep: 1 }] } } });
+    expect(output).toEqual({ user: { name: 'ada', profile: { token: '[REDACTED]', nested: [{ apiKey: '[REDACTED]', keep: 1 }] } } });
     expect(JSON.stringify(root.attributes)).not.toMatch(/hunter2|tok-123|in-key|k-1/);
   });
 

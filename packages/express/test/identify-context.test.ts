@@ -150,7 +150,9 @@ describe.each(EXPRESS_VERSIONS)('identify and context on $name', ({ express }) =
     expectIdentified(spans.find((s) => s.name === 'llm-call'), 'u-late', 's-l');
     const early = spans.find((s) => s.name === 'early-middleware-span')!;
     expect(early.parentSpanId).toBe(root.spanId);
-    expect(early.attributes['user.id']).toBeUndefined();
+    // identify waited for routing (it saw the auth user), and its identity reaches every span
+    // of the request, also the one started before it ran.
+    expect(early.attributes['user.id']).toBe('u-late');
   });
 
   it('sees route-level auth even when a span started before routing', async () => {
@@ -165,7 +167,7 @@ describe.each(EXPRESS_VERSIONS)('identify and context on $name', ({ express }) =
     const { root, spans } = await traceOf(h, res, 6);
     expectIdentified(root, 'u-rl', 's-rl');
     expectIdentified(spans.find((s) => s.name === 'agent'), 'u-rl', 's-rl');
-    expect(spans.find((s) => s.name === 'early-middleware-span')!.attributes['user.id']).toBeUndefined();
+    expect(spans.find((s) => s.name === 'early-middleware-span')!.attributes['user.id']).toBe('u-rl');
   });
 
   it('applies an async identify to the root and to spans started after it resolved', async () => {

@@ -6,6 +6,8 @@ import type { Fault } from './types.js';
 interface QueuedFault {
   fault: Fault;
   remaining: number;
+  /** For `durationMs` faults: when they stop applying. */
+  until?: number;
 }
 
 /** Faults waiting for matching requests, consumed first-queued first. */
@@ -16,14 +18,21 @@ export class FaultQueue {
   add(fault: Fault): void {
     const times = fault.times ?? 1;
     if (!Number.isInteger(times) || times < 1) throw new RangeError(`Fault.times must be a positive integer, got ${times}`);
-    if (fault.status === undefined && fault.delayMs === undefined && !fault.reset) {
-      throw new TypeError('A fault needs at least one of status, delayMs or reset');
+    if (fault.status === undefined && fault.delayMs === undefined && !fault.reset && !fault.hang) {
+      throw new TypeError('A fault needs at least one of status, delayMs, reset or hang');
+    }
+    if (fault.durationMs !== undefined) {
+      if (!(fault.durationMs > 0)) throw new RangeError(`Fault.durationMs must be positive, got ${fault.durationMs}`);
+      this.queue.push({ fault: { ...fault }, remaining: Infinity, until: Date.now() + fault.durationMs });
+      return;
     }
     this.queue.push({ fault: { ...fault }, remaining: times });
   }
 
   /** Consumes one use of the first fault matching `path`, and returns it. */
   take(path: string): Fault | undefined {
+    const now = Date.now();
+    this.queue = this.queue.filter((q) => q.until === undefined || q.until > now);
     const index = this.queue.findIndex((q) => matches(q.fault.path, path));
     if (index < 0) return undefined;
     const q = this.queue[index]!;

@@ -24,15 +24,18 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     req.on('data', (chunk: Buffer) => {
       if (failed) return;
       size += chunk.length;
+      // Past the limit the rest is read and discarded, so the client reads the 413 instead of
+      // a reset connection (as a real proxy's body limit answers).
       if (size > maxBytes) {
-        failed = true;
-        reject(new BodyTooLargeError(`request body larger than ${maxBytes} bytes`));
+        chunks.length = 0;
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks, size));
+      if (failed) return;
+      if (size > maxBytes) reject(new BodyTooLargeError(`request body larger than ${maxBytes} bytes`));
+      else resolve(Buffer.concat(chunks, size));
     });
     req.on('error', (err) => {
       if (!failed) {

@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FaultQueue } from './faults.js';
+import { HeldRequests, PortControl } from './outages.js';
 import {
   BodyTooLargeError,
   contentEncoding,
@@ -75,6 +76,9 @@ class LocalObsServer implements ObsServer {
 
   private readonly store = new SpanStore();
   private readonly faults = new FaultQueue();
+  private readonly held = new HeldRequests();
+  private readonly portControl: PortControl;
+  private maxBodyBytes: number;
   private readonly listeners = new Set<(spans: DecodedSpan[]) => void>();
   private readonly quiet: boolean;
   private readonly http: Server;
@@ -94,6 +98,8 @@ class LocalObsServer implements ObsServer {
       this.handle(req, res).catch((err: unknown) => this.internalError(res, err));
     });
     this.http.on('clientError', (_err, socket) => socket.destroy());
+    this.portControl = new PortControl(this.http);
+    this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   }
 
   /** @internal */
@@ -107,6 +113,7 @@ class LocalObsServer implements ObsServer {
     });
     const address = this.http.address() as AddressInfo;
     this.port = address.port;
+    this.portControl.listening(this.port, host);
     const urlHost =
       host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${urlHost}:${this.port}`;
@@ -163,6 +170,26 @@ class LocalObsServer implements ObsServer {
 
   clearFaults(): void {
     this.faults.clear();
+    this.held.releaseAll();
+  }
+
+  setMaxBodyBytes(bytes: number): void {
+    this.maxBodyBytes = bytes;
+  }
+
+  takeDown(): Promise<void> {
+    this.held.releaseAll();
+    return this.portControl.takeDown();
+  }
+
+  bringUp(): Promise<void> {
+    return this.portControl.bringUp();
+  }
+
+  async restart(downMs: number): Promise<void> {
+    await this.takeDown();
+    await sleep(downMs);
+    await this.bringUp();
   }
 
   rejectScores(predicate: ScoreRule): void {
@@ -186,12 +213,15 @@ class LocalObsServer implements ObsServer {
     this.scoreRequests.length = 0;
     this.store.clear();
     this.faults.clear();
+    this.held.releaseAll();
     this.scoreRule = undefined;
   }
 
   close(): Promise<void> {
     this.closePromise ??= new Promise<void>((resolve, reject) => {
       this.closing.abort();
+      this.held.releaseAll();
+      if (this.portControl.isDown) return resolve();
       this.http.close((err) => (err ? reject(err) : resolve()));
       this.http.closeAllConnections();
     });
@@ -218,7 +248,7 @@ class LocalObsServer implements ObsServer {
     this.records.set(res, record);
 
     try {
-      record.rawBody = await readBody(req, MAX_BODY_BYTES);
+      record.rawBody = await readBody(req, this.maxBodyBytes);
     } catch (err) {
       record.receivedAt = Date.now();
       this.requests.push(record);
@@ -257,7 +287,8 @@ class LocalObsServer implements ObsServer {
           return;
         }
       }
-      if (fault.reset) {
+      if (fault.hang) await this.held.hold();
+      if (fault.reset || fault.hang) {
         req.socket.destroy();
         return;
       }

@@ -114,6 +114,10 @@ export interface Fault {
   delayMs?: number;
   /** Destroy the socket without answering. */
   reset?: boolean;
+  /** Never answer (a black hole): the request is held until faults are cleared, `reset()` or `close()`. */
+  hang?: boolean;
+  /** Apply to every matching request for this many ms from injection (instead of `times`). */
+  durationMs?: number;
 }
 
 /** Options of {@link ObsServer.waitFor}. */
@@ -147,6 +151,8 @@ export interface ObsServerOptions {
   quiet?: boolean;
   /** Called with the spans of every export request that was stored. */
   onSpans?: (spans: DecodedSpan[]) => void;
+  /** Largest request body (as received, before decoding) in bytes; larger ones get 413. Default 64 MiB. */
+  maxBodyBytes?: number;
 }
 
 /** A running local obs server. */
@@ -177,8 +183,16 @@ export interface ObsServer {
   waitForSpans(count: number, opts?: WaitOptions): Promise<DecodedSpan[]>;
   /** Queues a fault; it applies to the next `times` matching requests. */
   injectFault(fault: Fault): void;
-  /** Removes every queued fault. */
+  /** Removes every queued fault and releases requests held by `hang` faults. */
   clearFaults(): void;
+  /** Sets the largest accepted request body in bytes (413 above). */
+  setMaxBodyBytes(bytes: number): void;
+  /** Closes the listening port and every connection (clients get ECONNREFUSED); stored data is kept. */
+  takeDown(): Promise<void>;
+  /** Listens again on the same port after `takeDown()`. */
+  bringUp(): Promise<void>;
+  /** `takeDown()`, wait `downMs`, `bringUp()`: a server restart. */
+  restart(downMs: number): Promise<void>;
   /** Sets the rule that rejects scores (replacing the previous one). */
   rejectScores(predicate: ScoreRule): void;
   /** Removes the score rule. */

@@ -1,3 +1,4 @@
+import { INSPECT_CUSTOM, inspectSummary } from '../secret-inspect.js';
 import { basicAuth, sdkHeaders } from '../config.js';
 import { logger } from '../logger.js';
 import { SDK_VERSION } from '../version.js';
@@ -32,6 +33,11 @@ export class ObsClient {
   readonly #baseUrl: string | undefined;
   #projectId: Promise<string | undefined> | undefined;
 
+  /** Never prints the keys (`util.inspect`, `console.log`). */
+  [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
+    return inspectSummary('ObsClient', { baseUrl: this.#baseUrl, configured: this.#baseUrl !== undefined }, options, inspect);
+  }
+
   constructor(options?: ObsClientOptions) {
     const settings = resolveClientSettings(options);
     const { connection } = settings;
@@ -59,7 +65,11 @@ export class ObsClient {
           flushAt: settings.flushAt,
           flushIntervalMs: settings.flushIntervalMs,
           maxQueueSize: settings.maxQueueSize,
+          // The transport retries (Retry-After honoured); the queue retries past it within its budget, timeouts included.
           send: (batch) => this.api.scores.create(batch),
+          target: `${this.#baseUrl}/api/public/scores`,
+          backoffMs: settings.backoff?.initialDelayMs,
+          retryBudgetMs: settings.retryBudgetMs,
         })
       : undefined;
     this.score = new ScoreManager({ queue, environment: settings.environment });

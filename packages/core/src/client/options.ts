@@ -1,6 +1,7 @@
 import { resolveConnection, type ObsConnectionOptions, type ResolvedConnection } from '../config.js';
 import { readEnvNumber } from '../env.js';
 import type { BackoffOptions } from '../retry.js';
+import { MAX_TIMER_MS, numberOption, secondsToTimerMs } from '../numeric-option.js';
 import { nonNegativeInteger, positive } from './util/numbers.js';
 
 /** Options of `new ObsClient()`. Durations are in seconds, like `timeoutInSeconds`. */
@@ -15,6 +16,8 @@ export interface ObsClientOptions extends ObsConnectionOptions {
   maxRetries?: number;
   /** Backoff between retries; default 500 ms doubling up to 10 s. */
   backoff?: BackoffOptions;
+  /** Seconds a failed score batch is retried (timeouts included) before it is dropped and counted; default 60. */
+  retryBudget?: number;
   /** Scores allowed to wait for delivery; more are dropped with an error log. Default 10,000. */
   maxQueueSize?: number;
   /** Environment stamped on scores that name none. */
@@ -32,6 +35,7 @@ export interface ClientSettings {
   maxRetries: number;
   backoff: BackoffOptions | undefined;
   maxQueueSize: number;
+  retryBudgetMs: number;
   environment: string | undefined;
   fetch: typeof fetch | undefined;
 }
@@ -41,12 +45,13 @@ export function resolveClientSettings(input: unknown): ClientSettings {
   const options: ObsClientOptions = typeof input === 'object' && input !== null ? (input as ObsClientOptions) : {};
   return {
     connection: resolveConnection(options),
-    flushAt: Math.max(1, Math.floor(positive(options.flushAt) ?? readEnvNumber('OBS_FLUSH_AT') ?? 10)),
-    flushIntervalMs: (positive(options.flushInterval) ?? readEnvNumber('OBS_FLUSH_INTERVAL') ?? 1) * 1000,
-    timeoutInSeconds: positive(options.timeout) ?? readEnvNumber('OBS_TIMEOUT') ?? 5,
+    flushAt: numberOption('flushAt', options.flushAt ?? readEnvNumber('OBS_FLUSH_AT'), 10, { integer: true }),
+    flushIntervalMs: secondsToTimerMs(numberOption('flushInterval', options.flushInterval ?? readEnvNumber('OBS_FLUSH_INTERVAL'), 1)),
+    timeoutInSeconds: numberOption('timeout', options.timeout ?? readEnvNumber('OBS_TIMEOUT'), 5, { max: MAX_TIMER_MS / 1000 }),
     maxRetries: nonNegativeInteger(options.maxRetries) ?? 3,
     backoff: typeof options.backoff === 'object' && options.backoff !== null ? options.backoff : undefined,
     maxQueueSize: Math.floor(positive(options.maxQueueSize) ?? 10_000),
+    retryBudgetMs: secondsToTimerMs(numberOption('retryBudget', options.retryBudget, 60, { allowZero: true })),
     environment: typeof options.environment === 'string' && options.environment !== '' ? options.environment : undefined,
     fetch: typeof options.fetch === 'function' ? options.fetch : undefined,
   };

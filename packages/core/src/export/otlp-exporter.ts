@@ -4,9 +4,11 @@ import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelem
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { basicAuth, sdkHeaders } from '../config.js';
 import { logger } from '../logger.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep } from '../retry.js';
+import { INSPECT_CUSTOM, inspectSummary, maskSecret } from '../secret-inspect.js';
+import { isRetryableStatus, parseRetryAfter } from '../retry.js';
 import { SDK_VERSION } from '../version.js';
 import { gzip, isNodeRuntime, type Compression } from './compression.js';
+import { DEFAULT_DELIVERY_LIMITS, DeliveryQueue, type DeliveryLimits, type DeliveryTransport, type SendOutcome } from './delivery-queue.js';
 import { mergeHeaders } from './headers.js';
 import { encodeTraceExportRequest } from './otlp-proto-encoder.js';
 
@@ -18,12 +20,12 @@ export interface ObsOtlpExporterOptions {
   compression: Compression;
   /** Headers that replace defaults whatever the case of their names. */
   additionalHeaders?: Record<string, string>;
-  /** Per-request timeout in milliseconds; default 10 000. */
+  /** Per-request timeout in milliseconds; default 10 000. A timed-out request is retried. */
   timeoutMs?: number;
-  /** Attempts per batch on network errors, 429 and 5xx; default 3. */
-  maxAttempts?: number;
-  /** Base of the exponential backoff in milliseconds; default 200. */
-  backoffMs?: number;
+  /** Limits of the retry buffer (bytes, spans, requests in flight, retry budget, backoff). */
+  delivery?: Partial<DeliveryLimits>;
+  /** Interval between "still failing" lines of one outage, in ms; default 30 000. */
+  outageReportEveryMs?: number;
   /**
    * Send with `fetch` even on Node.js. By default Node.js sends through `node:http`/`node:https`
    * with keep-alive connections (a quarter of `fetch`'s CPU per request); other runtimes always
@@ -40,7 +42,7 @@ interface PostResult {
   retryAfter: string | null;
 }
 
-type Post = (body: Uint8Array, timeoutMs: number) => Promise<PostResult>;
+type Post = (body: Uint8Array, timeoutMs: number, signal: AbortSignal) => Promise<PostResult>;
 
 /** Path of the OTLP traces endpoint (wire contract 1). */
 export const TRACES_PATH = '/api/public/otel/v1/traces';
@@ -49,18 +51,22 @@ export const TRACES_PATH = '/api/public/otel/v1/traces';
  * OTLP over HTTP with protobuf bodies: the smallest encoding, and serialised once per batch off
  * the request path (by `encodeTraceExportRequest`). Sends with `node:http`/`node:https` and
  * keep-alive on Node.js, with `fetch` elsewhere (edge runtimes), so the same exporter runs on both.
+ * Batches wait in a bounded `DeliveryQueue` that retries them through outages.
  * Its own requests never create spans (tracing is suppressed while it sends).
  */
 export class ObsOtlpExporter implements SpanExporter {
   private readonly url: string;
-  private readonly headers: Record<string, string>;
+  readonly #headers: Record<string, string>;
+  readonly #options: ObsOtlpExporterOptions;
   private readonly post: Post;
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly queue: DeliveryQueue;
+  private abort = new AbortController();
   private stopped = false;
 
-  constructor(private readonly options: ObsOtlpExporterOptions) {
+  constructor(options: ObsOtlpExporterOptions) {
+    this.#options = options;
     this.url = `${options.baseUrl}${TRACES_PATH}`;
-    this.headers = mergeHeaders(
+    this.#headers = mergeHeaders(
       {
         Authorization: basicAuth(options.publicKey, options.secretKey),
         'Content-Type': 'application/x-protobuf',
@@ -70,7 +76,22 @@ export class ObsOtlpExporter implements SpanExporter {
       },
       options.additionalHeaders,
     );
-    this.post = (!options.useFetch && nodePost(this.url, this.headers)) || fetchPost(this.url, this.headers);
+    this.post = (!options.useFetch && nodePost(this.url, this.#headers)) || fetchPost(this.url, this.#headers);
+    const transport: DeliveryTransport = {
+      encode: encodeTraceExportRequest,
+      send: (body, count) => this.attempt(body, count),
+      abortAll: () => {
+        this.abort.abort(new Error('shutdown ran out of time'));
+        this.abort = new AbortController();
+      },
+    };
+    this.queue = new DeliveryQueue(transport, this.url, { ...DEFAULT_DELIVERY_LIMITS, ...definedOnly(options.delivery) }, options.outageReportEveryMs);
+  }
+
+  /** Never prints the secret key or the Basic header. */
+  [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
+    const { baseUrl, publicKey, secretKey, compression } = this.#options;
+    return inspectSummary('ObsOtlpExporter', { baseUrl, publicKey, secretKey: maskSecret(secretKey), compression, buffered: this.queue.bufferedSpans }, options, inspect);
   }
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
@@ -78,60 +99,101 @@ export class ObsOtlpExporter implements SpanExporter {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error('exporter is shut down') });
       return;
     }
-    // Suppressed: HTTP instrumentations must not trace the export's own requests.
-    const p = context
-      .with(suppressTracing(ROOT_CONTEXT), () => this.send(spans))
-      .then(resultCallback, (error: Error) => resultCallback({ code: ExportResultCode.FAILED, error }));
-    this.inFlight.add(p);
-    void p.finally(() => this.inFlight.delete(p));
+    if (spans.length === 0) {
+      resultCallback({ code: ExportResultCode.SUCCESS });
+      return;
+    }
+    this.queue.enqueue(spans, (ok, reason) =>
+      resultCallback(ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') }),
+    );
   }
 
-  /** Sends one batch, retrying network errors, 429 and 5xx with backoff (Retry-After honoured). */
-  async send(spans: ReadableSpan[]): Promise<ExportResult> {
-    if (spans.length === 0) return { code: ExportResultCode.SUCCESS };
-    let serialised: Uint8Array;
-    try {
-      serialised = encodeTraceExportRequest(spans);
-    } catch (err) {
-      logger.error(`could not serialise ${spans.length} spans: ${(err as Error)?.message ?? String(err)}`);
-      return { code: ExportResultCode.FAILED, error: err as Error };
-    }
-    const body = this.options.compression === 'gzip' ? await gzip(serialised) : serialised;
-    const maxAttempts = this.options.maxAttempts ?? 3;
-    const timeoutMs = this.options.timeoutMs ?? 10_000;
-    let lastError = '';
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      let retryAfterMs: number | undefined;
-      try {
-        const res = await this.post(body, timeoutMs);
-        if (res.status >= 200 && res.status < 300) return { code: ExportResultCode.SUCCESS };
-        lastError = `HTTP ${res.status}: ${res.text.slice(0, 300)}`;
-        if (!isRetryableStatus(res.status)) break;
-        retryAfterMs = parseRetryAfter(res.retryAfter);
-      } catch (err) {
-        lastError = (err as Error)?.message ?? String(err);
-      }
-      if (attempt < maxAttempts) await sleep(retryAfterMs ?? backoffDelay(attempt - 1, { initialDelayMs: this.options.backoffMs ?? 200 }));
-    }
-    logger.error(`failed to export ${spans.length} spans to ${this.url}: ${lastError}`);
-    return { code: ExportResultCode.FAILED, error: new Error(lastError) };
+  /** Buffers one batch and resolves once it is delivered or given up. */
+  send(spans: ReadableSpan[]): Promise<ExportResult> {
+    return new Promise((resolve) => this.export(spans, resolve));
   }
 
-  /** Resolves when every batch handed to `export` has been answered. */
+  /** Resolves when every batch handed to `export` has been delivered or given up. */
   async forceFlush(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.queue.whenIdle();
   }
 
-  async shutdown(): Promise<void> {
-    await this.forceFlush();
+  /**
+   * Delivers what it can within `timeoutMs` (default: no limit), then gives up on the rest,
+   * reporting it in one line.
+   */
+  async shutdown(timeoutMs?: number): Promise<void> {
+    if (timeoutMs === undefined) await this.forceFlush();
+    else await this.flushWithin(timeoutMs);
     this.stopped = true;
   }
+
+  /** Waits for the buffer to drain, or gives up on what is left after `timeoutMs` (one log line). */
+  async flushWithin(timeoutMs: number): Promise<void> {
+    await deliverWithin(this.queue, timeoutMs);
+  }
+
+  /** One POST of an encoded batch, classified for the delivery queue. */
+  private async attempt(serialised: Uint8Array, count: number): Promise<SendOutcome> {
+    let res: PostResult;
+    try {
+      // Suppressed: HTTP instrumentations must not trace the export's own requests.
+      res = await context.with(suppressTracing(ROOT_CONTEXT), async () => {
+        const body = this.#options.compression === 'gzip' ? await gzip(serialised) : serialised;
+        return this.post(body, this.#options.timeoutMs ?? 10_000, this.abort.signal);
+      });
+    } catch (err) {
+      const reason = networkReason(err);
+      logExportAnswer(count, reason);
+      return { kind: 'retry', reason };
+    }
+    logExportAnswer(count, `HTTP ${res.status}`);
+    if (res.status >= 200 && res.status < 300) return { kind: 'delivered' };
+    const text = res.text.slice(0, 300);
+    if (res.status === 413) return { kind: 'too-large', reason: `HTTP 413: ${text}` };
+    if (res.status === 401) {
+      return { kind: 'retry', reason: `the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY for ${this.#options.baseUrl}` };
+    }
+    if (isRetryableStatus(res.status)) return { kind: 'retry', reason: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.retryAfter) };
+    return { kind: 'refused', reason: `HTTP ${res.status}: ${text}` };
+  }
+}
+
+/**
+ * The per-export debug line (`OBS_LOG_LEVEL=debug`): how many spans were sent and what the
+ * server answered.
+ */
+export function logExportAnswer(spanCount: number, answer: string): void {
+  logger.debug(`exported ${spanCount} spans: ${answer}`);
+}
+
+/** `ECONNREFUSED`, `timeout`, ...: the short reason of a failed request. */
+function networkReason(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  if (typeof code === 'string') return code;
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  return /timed out|timeout/i.test(message) ? `timeout (${message})` : message;
+}
+
+/** Waits for the queue to drain, or abandons what is left after `timeoutMs`. */
+async function deliverWithin(queue: DeliveryQueue, timeoutMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+  const result = await Promise.race([queue.whenIdle().then(() => 'idle' as const), late]);
+  clearTimeout(timer);
+  if (result === 'late') queue.abandon(`shutdown gave up after ${(timeoutMs / 1000).toFixed(1)} s`);
+}
+
+function definedOnly<T extends object>(o: T | undefined): Partial<T> {
+  if (!o) return {};
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** POST with `fetch` (edge runtimes, browsers, or `useFetch`). */
 function fetchPost(url: string, headers: Record<string, string>): Post {
-  return async (body, timeoutMs) => {
-    const res = await fetch(url, { method: 'POST', headers, body: body as BodyInit, signal: AbortSignal.timeout(timeoutMs) });
+  return async (body, timeoutMs, signal) => {
+    const res = await fetch(url, { method: 'POST', headers, body: body as BodyInit, signal: withTimeout(signal, timeoutMs) });
     if (res.ok) {
       await res.arrayBuffer().catch(() => undefined);
       return { status: res.status, text: '', retryAfter: null };
@@ -139,6 +201,18 @@ function fetchPost(url: string, headers: Record<string, string>): Post {
     const text = await res.text().catch(() => '');
     return { status: res.status, text, retryAfter: res.headers.get('retry-after') };
   };
+}
+
+/** `signal` that also aborts after `timeoutMs`; without `AbortSignal.any` (some edge runtimes) by hand. */
+function withTimeout(signal: AbortSignal, timeoutMs: number): AbortSignal {
+  if (typeof AbortSignal.any === 'function' && typeof AbortSignal.timeout === 'function') {
+    return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  }
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
+  (timer as { unref?: () => void }).unref?.();
+  signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  return controller.signal;
 }
 
 interface HttpModule {
@@ -174,7 +248,7 @@ function nodePost(url: string, headers: Record<string, string>): Post | undefine
   const mod = http;
   const agent = new mod.Agent({ keepAlive: true });
   const base = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-length'));
-  const once = (to: URL, body: Uint8Array, timeoutMs: number) =>
+  const once = (to: URL, body: Uint8Array, timeoutMs: number, signal: AbortSignal) =>
     new Promise<PostResult & { location?: string }>((resolve, reject) => {
       let settled = false;
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -201,14 +275,18 @@ function nodePost(url: string, headers: Record<string, string>): Post | undefine
         res.on('close', () => settle(new Error('connection closed before the response ended')));
       });
       req.on('error', settle);
+      const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      req.on('close', () => signal.removeEventListener('abort', onAbort));
       timer = setTimeout(() => req.destroy(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
       (timer as { unref?: () => void }).unref?.();
       req.end(body);
     });
-  return async (body, timeoutMs) => {
+  return async (body, timeoutMs, signal) => {
     let to = target;
     for (let hop = 0; ; hop++) {
-      const res = await once(to, body, timeoutMs);
+      const res = await once(to, body, timeoutMs, signal);
       if ((res.status === 307 || res.status === 308) && res.location && hop < MAX_REDIRECTS) {
         const next = new URL(res.location, to);
         if (next.origin === target.origin) {

@@ -1,10 +1,13 @@
-import type { Context } from '@opentelemetry/api';
+import type { Attributes, Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ExportResultCode } from '@opentelemetry/core';
 import { ObsAttributes } from '../attributes.js';
 import { resolveConnection, type ObsConnectionOptions } from '../config.js';
-import { readEnv, readEnvNumber } from '../env.js';
+import { readEnv } from '../env.js';
+import { numberOption, secondsToTimerMs } from '../numeric-option.js';
+import { DEFAULT_DELIVERY_LIMITS } from './delivery-queue.js';
+import { capAttributeValues, DEFAULT_MAX_VALUE_CHARS } from './value-cap.js';
 import { logger } from '../logger.js';
+import { INSPECT_CUSTOM, inspectSummary } from '../secret-inspect.js';
 import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
 import { SDK_TRACER_NAME } from '../version.js';
 import { lateAttributesOf } from '../tracing/late-attributes.js';
@@ -13,6 +16,7 @@ import { resolveCompression } from './compression.js';
 import { applyMask, type MaskFunction } from './mask.js';
 import { ObsOtlpExporter } from './otlp-exporter.js';
 import { isDefaultExportSpan, markInObsTrace } from './span-filter.js';
+import { applyRequestIdentity, mergeLateAttributes, rememberRequestBox } from './late-identity.js';
 
 /** Options of `ObsSpanProcessor` (and of `initObs`). */
 export interface ObsSpanProcessorOptions extends ObsConnectionOptions {
@@ -42,6 +46,29 @@ export interface ObsSpanProcessorOptions extends ObsConnectionOptions {
   maxQueueSize?: number;
   /** Base of the exponential backoff between export retries, in milliseconds; default 200. */
   backoffMs?: number;
+  /**
+   * Seconds a failed batch is retried (backoff with jitter, `Retry-After` honoured) before its
+   * spans are dropped and counted; default 60, so outages up to ~30 s lose nothing.
+   */
+  retryBudget?: number;
+  /** Most encoded bytes held for retry; past it new batches are dropped and counted. Default 64 MiB. */
+  maxBufferBytes?: number;
+  /** Export requests in flight at once; default 4 (one probe at a time during an outage). */
+  maxConcurrentExports?: number;
+  /** Longest input, output or metadata value in characters; longer ones are cut with a marker. Default 1 000 000. */
+  maxValueChars?: number;
+  /** Seconds `shutdown()` and SIGTERM/SIGINT wait for delivery before giving up (logged); default 15. */
+  shutdownTimeout?: number;
+  /** Seconds between "still failing" log lines of one outage; default 30. */
+  outageReportInterval?: number;
+}
+
+/** An `OBS_*` number as given (a bad one is reported by `numberOption`), or undefined when unset. */
+function envNumber(name: string): unknown {
+  const raw = readEnv(name)?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  return Number.isNaN(n) ? raw : n;
 }
 
 /**
@@ -56,6 +83,9 @@ export class ObsSpanProcessor implements SpanProcessor {
   private readonly flushAt: number;
   private readonly flushIntervalMs: number;
   private readonly maxQueueSize: number;
+  private readonly maxValueChars: number;
+  /** How long `shutdown()` and the signal hooks wait for delivery, in ms. */
+  readonly shutdownTimeoutMs: number;
   private readonly environment?: string;
   private readonly release?: string;
   private readonly mask?: MaskFunction;
@@ -69,9 +99,11 @@ export class ObsSpanProcessor implements SpanProcessor {
 
   constructor(options: ObsSpanProcessorOptions = {}) {
     this.immediate = options.exportMode === 'immediate';
-    this.flushAt = Math.max(1, Math.floor(options.flushAt ?? readEnvNumber('OBS_FLUSH_AT') ?? 512));
-    this.flushIntervalMs = 1000 * (options.flushInterval ?? readEnvNumber('OBS_FLUSH_INTERVAL') ?? 1);
-    this.maxQueueSize = options.maxQueueSize ?? 10_000;
+    this.flushAt = numberOption('flushAt', options.flushAt ?? envNumber('OBS_FLUSH_AT'), 512, { integer: true });
+    this.flushIntervalMs = secondsToTimerMs(numberOption('flushInterval', options.flushInterval ?? envNumber('OBS_FLUSH_INTERVAL'), 1));
+    this.maxQueueSize = numberOption('maxQueueSize', options.maxQueueSize, 10_000, { integer: true });
+    this.maxValueChars = numberOption('maxValueChars', options.maxValueChars, DEFAULT_MAX_VALUE_CHARS, { integer: true });
+    this.shutdownTimeoutMs = secondsToTimerMs(numberOption('shutdownTimeout', options.shutdownTimeout, 15, { allowZero: true }));
     this.environment = options.environment ?? readEnv('OBS_TRACING_ENVIRONMENT');
     this.release = options.release ?? readEnv('OBS_RELEASE');
     this.mask = options.mask;
@@ -94,9 +126,25 @@ export class ObsSpanProcessor implements SpanProcessor {
       secretKey: conn.secretKey!,
       compression: resolveCompression(options.compression),
       additionalHeaders: options.additionalHeaders,
-      timeoutMs: 1000 * (options.timeout ?? readEnvNumber('OBS_TIMEOUT') ?? 10),
-      backoffMs: options.backoffMs,
+      timeoutMs: secondsToTimerMs(numberOption('timeout', options.timeout ?? envNumber('OBS_TIMEOUT'), 10)),
+      delivery: {
+        backoffMs: numberOption('backoffMs', options.backoffMs, 200),
+        retryBudgetMs: secondsToTimerMs(numberOption('retryBudget', options.retryBudget, 60, { allowZero: true })),
+        maxBufferBytes: numberOption('maxBufferBytes', options.maxBufferBytes, DEFAULT_DELIVERY_LIMITS.maxBufferBytes, { integer: true }),
+        maxConcurrent: numberOption('maxConcurrentExports', options.maxConcurrentExports, 4, { integer: true, max: 64 }),
+      },
+      outageReportEveryMs: secondsToTimerMs(numberOption('outageReportInterval', options.outageReportInterval, 30)),
     });
+  }
+
+  /** Never prints the exporter's keys (`util.inspect`, `console.log`). */
+  [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
+    return inspectSummary(
+      'ObsSpanProcessor',
+      { enabled: this.enabled, exportMode: this.immediate ? 'immediate' : 'batched', flushAt: this.flushAt, queued: this.queue.length, exporter: this.exporter },
+      options,
+      inspect,
+    );
   }
 
   /** Whether spans leave the process (false when keys or base URL are missing). */
@@ -107,8 +155,10 @@ export class ObsSpanProcessor implements SpanProcessor {
   onStart(span: Span, parentContext: Context): void {
     // An observation's own version wins over the propagated (trace-level) one.
     const ownVersion = span.attributes?.[ObsAttributes.VERSION];
-    const late = lateAttributesOf(parentContext)?.read();
-    if (late) span.setAttributes(late);
+    const box = lateAttributesOf(parentContext);
+    rememberRequestBox(span, box);
+    const late = box?.read();
+    if (late) mergeLateAttributes(span.attributes as Attributes, late);
     // Explicit propagateAttributes inside the request wins over late (identify) attributes.
     const propagated = propagatedAttributesOf(parentContext);
     if (propagated) span.setAttributes(propagated);
@@ -134,7 +184,10 @@ export class ObsSpanProcessor implements SpanProcessor {
       this.droppedLogged = true;
       return;
     }
+    // The request's identity may have resolved after this span started (async identify).
+    applyRequestIdentity(span);
     if (this.mask) applyMask(span.attributes as Record<string, never>, this.mask);
+    capAttributeValues(span.attributes as Record<string, never>, this.maxValueChars);
     this.queue.push(span);
     // Serialising happens in the drain, never inside the span.end() of the user's code.
     if (this.immediate || this.queue.length >= this.flushAt) this.scheduleDrain();
@@ -148,10 +201,28 @@ export class ObsSpanProcessor implements SpanProcessor {
     await this.exporter?.forceFlush?.();
   }
 
-  /** Flushes, then stops the exporter. Spans ending afterwards are not exported. */
+  /**
+   * Like `forceFlush`, but gives up after `timeoutMs` (default `shutdownTimeout`): what is not
+   * delivered by then is dropped and reported in one line. For shutdown and signal hooks.
+   */
+  async flushWithin(timeoutMs = this.shutdownTimeoutMs): Promise<void> {
+    this.drain();
+    const exporter = this.exporter;
+    if (exporter instanceof ObsOtlpExporter) {
+      // The OTLP exporter holds every drained batch in its queue; it abandons them itself.
+      await exporter.flushWithin(timeoutMs);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([this.forceFlush(), late]);
+    clearTimeout(timer);
+  }
+
+  /** Flushes within `shutdownTimeout`, then stops the exporter. Spans ending afterwards are not exported. */
   async shutdown(): Promise<void> {
     if (this.stopped) return;
-    await this.forceFlush();
+    await this.flushWithin();
     this.stopped = true;
     await this.exporter?.shutdown();
   }
@@ -182,7 +253,12 @@ export class ObsSpanProcessor implements SpanProcessor {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    while (this.queue.length > 0) this.exportBatch(this.queue.splice(0, this.flushAt));
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.flushAt);
+      // Spans that ended while the request's async identify was pending get it now.
+      for (const span of batch) applyRequestIdentity(span);
+      this.exportBatch(batch);
+    }
     this.droppedLogged = false;
   }
 
@@ -190,10 +266,8 @@ export class ObsSpanProcessor implements SpanProcessor {
     const exporter = this.exporter!;
     const p = new Promise<void>((resolve) => {
       try {
-        exporter.export(spans, (result) => {
-          if (result.code !== ExportResultCode.SUCCESS) logger.debug(`export of ${spans.length} spans failed: ${result.error?.message}`);
-          resolve();
-        });
+        // Failures are reported by the exporter (ObsOtlpExporter: one line per outage).
+        exporter.export(spans, () => resolve());
       } catch (err) {
         logger.error(`exporter threw: ${String(err)}`);
         resolve();

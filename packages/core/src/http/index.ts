@@ -8,6 +8,6 @@ export {
   type IdentifyResult,
   type ObsHttpOptions,
 } from './options.js';
-export { REDACTED, redact, redactKeySet } from './redact.js';
+export { DEFAULT_REDACT_KEY_SET, isRedactedKey, REDACTED, redact, redactKeySet, redactSecrets } from './redact.js';
 export { captureValue, describeBinary, isBinary, isTextContentType } from './capture-value.js';
 export { compileIgnore } from './ignore.js';

@@ -16,7 +16,7 @@ export interface ObsHttpOptions<Req = any, Res = any> {
   captureOutput?: boolean | ((body: unknown, res: Res) => unknown);
   /** Cap per captured value in bytes (UTF-16 units); longer values are cut with a visible marker. Default 64 KiB. */
   maxCaptureBytes?: number;
-  /** Keys replaced by `[REDACTED]` at any depth of input and output (case-insensitive). */
+  /** Keys replaced by `[REDACTED]` at any depth of input and output: a key whose name contains an entry (case-insensitive, `-`/`_` ignored). Default `DEFAULT_REDACT_KEYS`. */
   redactKeys?: string[];
   /** Requests that make no observation: paths, patterns or a predicate. Default: health checks, OPTIONS, static assets. */
   ignore?: (string | RegExp)[] | ((req: Req) => boolean);
@@ -26,8 +26,25 @@ export interface ObsHttpOptions<Req = any, Res = any> {
   name?: (req: Req) => string;
 }
 
-/** Default `redactKeys`. */
-export const DEFAULT_REDACT_KEYS = ['authorization', 'cookie', 'set-cookie', 'password', 'token', 'secret', 'api_key', 'apiKey'];
+/**
+ * Default `redactKeys`, matched as substrings of key names (case-insensitive, `-`/`_` ignored):
+ * `access_token`, `client_secret`, `x-api-key`, `newPassword`, `Set-Cookie` are all caught.
+ * `sessionId`/`session_id` are identifiers and stay (obs groups traces by them), and so do
+ * token counts (`max_tokens`, `total_tokens`) and `author`.
+ */
+export const DEFAULT_REDACT_KEYS = [
+  'token',
+  'secret',
+  'passw',
+  'pwd',
+  'auth',
+  'api_key',
+  'apikey',
+  'cookie',
+  'session',
+  'private_key',
+  'credential',
+];
 
 /** Default `maxCaptureBytes`: 64 KiB. */
 export const DEFAULT_MAX_CAPTURE_BYTES = 64 * 1024;

@@ -1,11 +1,51 @@
+import { DEFAULT_REDACT_KEYS } from './options.js';
+
 /** What a redacted value becomes. */
 export const REDACTED = '[REDACTED]';
 
 const MAX_DEPTH = 32;
 
-/** A case-insensitive key set, built once per adapter. */
+/**
+ * A key set, built once per adapter. A key is redacted when its name *contains* one of the
+ * entries, case-insensitively and ignoring `-` and `_` (`api_key` catches `x-api-key`,
+ * `openai_api_key` and `apiKey`), like Sentry's scrubber.
+ */
 export function redactKeySet(keys: string[]): Set<string> {
-  return new Set(keys.map((k) => k.toLowerCase()));
+  return new Set(keys.map(normalizeKey).filter((k) => k !== ''));
+}
+
+/** Lower case without `-`, `_` and spaces: the form keys are compared in. */
+function normalizeKey(key: string): string {
+  return key.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+/**
+ * Keys that name an identifier, not a secret, though they contain an entry: obs's own
+ * `sessionId` (and `session_id`) groups traces and must stay readable.
+ */
+const IDENTIFIER_KEYS = new Set(['sessionid']);
+
+/**
+ * Keys that contain an entry but hold no secret, matched on the normalised key: token counts
+ * and limits of LLM calls (`max_tokens`, `usage.total_tokens`, `tokenCount`) and authors.
+ */
+const NOT_SECRET = /tokens|tokencount|tokenusage|tokenizer|tokenlimit|^author(s|name|id)?$/;
+
+/** Whether `key` is redacted by `keys` (see `redactKeySet`). */
+export function isRedactedKey(key: string, keys: Set<string>): boolean {
+  const k = normalizeKey(key);
+  if (keys.has(k)) return true;
+  if (IDENTIFIER_KEYS.has(k) || NOT_SECRET.test(k)) return false;
+  for (const entry of keys) if (k.includes(normalizeKey(entry))) return true;
+  return false;
+}
+
+/** The default key set (`DEFAULT_REDACT_KEYS`), for integrations that redact model parameters or metadata. */
+export const DEFAULT_REDACT_KEY_SET: Set<string> = redactKeySet(DEFAULT_REDACT_KEYS);
+
+/** `value` with the default secret keys redacted at any depth (see `redact`). */
+export function redactSecrets(value: unknown): unknown {
+  return redact(value, DEFAULT_REDACT_KEY_SET);
 }
 
 /** What a value nested deeper than the redaction walk becomes. */
@@ -47,7 +87,7 @@ function redactObject(value: object, keys: Set<string>, depth: number, seen: Wea
   const plain = isPlainObject(value);
   let out: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(value)) {
-    const next = keys.has(k.toLowerCase()) ? REDACTED : redact(v, keys, depth + 1, seen);
+    const next = isRedactedKey(k, keys) ? REDACTED : redact(v, keys, depth + 1, seen);
     if (next !== v || (!plain && !out)) (out ??= { ...(value as Record<string, unknown>) })[k] = next;
   }
   return out ?? value;
@@ -59,16 +99,13 @@ function redactObject(value: object, keys: Set<string>, depth: number, seen: Wea
  */
 export function redactJsonText(text: string, keys: Set<string>): string {
   if (keys.size === 0) return text;
-  let pattern = patterns.get(keys);
-  if (!pattern) {
-    const names = [...keys].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-    pattern = new RegExp(`("(?:${names})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"?|[^,}\\]\\s]*)`, 'gi');
-    patterns.set(keys, pattern);
-  }
-  return text.replace(pattern, `$1"${REDACTED}"`);
+  return text.replace(JSON_PAIR, (pair, prefix: string, key: string) =>
+    isRedactedKey(key, keys) ? `${prefix}"${REDACTED}"` : pair,
+  );
 }
 
-const patterns = new WeakMap<Set<string>, RegExp>();
+/** A `"key": value` pair of JSON text (the value possibly cut). */
+const JSON_PAIR = /("((?:[^"\\]|\\.)*)"\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,{}[\]\s]*)/g;
 
 function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value);

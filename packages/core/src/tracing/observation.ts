@@ -1,7 +1,8 @@
 import { SpanStatusCode, type Span, type SpanContext, type TimeInput } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from '../attributes.js';
 import { logger } from '../logger.js';
-import { toSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
+import { type ObsObservationAttributes } from './observation-attributes.js';
+import { safeSpanAttributes } from './hostile-input.js';
 import { startObservation, type StartObservationOptions } from './start.js';
 
 /**
@@ -28,7 +29,7 @@ export class ObsObservation {
   /** Sets input, output, metadata, model fields and so on; unset fields are left as they are. */
   update(attributes: ObsObservationAttributes): this {
     try {
-      this.otelSpan.setAttributes(toSpanAttributes(attributes));
+      this.otelSpan.setAttributes(safeSpanAttributes(attributes));
     } catch (err) {
       logger.warn(`update() ignored: ${String(err)}`);
     }

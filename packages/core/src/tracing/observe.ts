@@ -4,6 +4,7 @@ import { logger } from '../logger.js';
 import type { ObsObservation } from './observation.js';
 import type { ObsObservationAttributes } from './observation-attributes.js';
 import { isThenable } from './settle.js';
+import { reasonOf, safeName, safeOptions, unserialisable, warnUnreadable } from './hostile-input.js';
 import { activeContextFor, startObservation } from './start.js';
 import {
   DEFAULT_STREAM_CAPTURE_CHARS,
@@ -49,8 +50,9 @@ export interface ObserveHooks {
  * generators and ReadableStreams are supported; for streams the observation ends when the
  * stream is consumed, fails or is cancelled. Errors are recorded and rethrown unchanged.
  */
-export function observe<F extends (...args: any[]) => any>(fn: F, options: ObserveOptions = {}): F {
-  const name = options.name ?? (fn.name || 'anonymous');
+export function observe<F extends (...args: any[]) => any>(fn: F, rawOptions: ObserveOptions = {}): F {
+  const options: ObserveOptions = safeOptions(rawOptions, 'observe options') ?? {};
+  const name = options.name !== undefined ? safeName(options.name) : fnName(fn);
   const captureInput = options.captureInput !== false;
   const captureOutput = options.captureOutput !== false;
   const wrapped = function (this: unknown, ...args: unknown[]) {
@@ -73,10 +75,28 @@ export function observe<F extends (...args: any[]) => any>(fn: F, options: Obser
       obs.end();
       throw err;
     }
-    return handleResult(result, obs, ctx, captureOutput, options.hooks);
+    try {
+      return handleResult(result, obs, ctx, captureOutput, options.hooks);
+    } catch (err) {
+      // The function succeeded; only looking at its result failed (revoked Proxy, throwing
+      // getter): end the observation with a placeholder and hand the result back unchanged.
+      warnUnreadable('result', err);
+      obs.update({ output: unserialisable(reasonOf(err)) });
+      obs.end();
+      return result;
+    }
   };
-  Object.defineProperty(wrapped, 'name', { value: fn.name });
+  Object.defineProperty(wrapped, 'name', { value: fnName(fn) });
   return wrapped as F;
+}
+
+function fnName(fn: unknown): string {
+  try {
+    const n = (fn as { name?: unknown }).name;
+    return typeof n === 'string' && n !== '' ? n : 'anonymous';
+  } catch {
+    return 'anonymous';
+  }
 }
 
 function handleResult(result: unknown, obs: ObsObservation, ctx: Context, captureOutput: boolean, hooks?: ObserveHooks): unknown {

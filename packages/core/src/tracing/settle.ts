@@ -23,9 +23,14 @@ export function endWhenSettled<T>(result: T, obs: ObsObservation, onValue?: (val
 
 /** Whether a value is a Promise or Promise-like. */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
+  try {
+    return (
+      value !== null &&
+      (typeof value === 'object' || typeof value === 'function') &&
+      typeof (value as { then?: unknown }).then === 'function'
+    );
+  } catch {
+    // A revoked Proxy or a throwing `then` getter: not something we can await.
+    return false;
+  }
 }

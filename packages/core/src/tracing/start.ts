@@ -3,7 +3,8 @@ import { ObsAttributes, OBSERVATION_TYPES, type ObservationType } from '../attri
 import { logger } from '../logger.js';
 import { IN_OBS_TRACE_KEY } from './context-keys.js';
 import { ObsObservation, recordErrorOnSpan } from './observation.js';
-import { toSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
+import { type ObsObservationAttributes } from './observation-attributes.js';
+import { safeName, safeOptions, safeSpanAttributes } from './hostile-input.js';
 import { endWhenSettled } from './settle.js';
 import { getObsTracer } from './tracer.js';
 
@@ -31,13 +32,14 @@ export interface StartActiveObservationOptions extends StartObservationOptions {
 export function startObservation(
   name: string,
   attributes?: ObsObservationAttributes,
-  options?: StartObservationOptions,
+  rawOptions?: StartObservationOptions,
 ): ObsObservation {
+  const options = safeOptions(rawOptions, 'startObservation options');
   const type = normaliseType(options?.asType);
   const parent = parentContext(options?.parentSpanContext, options?.parentContext);
   const span = getObsTracer().startSpan(
-    String(name),
-    { startTime: options?.startTime, attributes: toSpanAttributes(attributes ?? {}, type) },
+    safeName(name),
+    { startTime: options?.startTime, attributes: safeSpanAttributes(attributes, type) },
     parent,
   );
   const obs = new ObsObservation(span, type);
@@ -54,8 +56,9 @@ export function startObservation(
 export function startActiveObservation<T>(
   name: string,
   fn: (observation: ObsObservation) => T,
-  options?: StartActiveObservationOptions,
+  rawOptions?: StartActiveObservationOptions,
 ): T {
+  const options = safeOptions(rawOptions, 'startActiveObservation options');
   const obs = startObservation(name, undefined, options);
   const ctx = activeContextFor(obs, parentContext(options?.parentSpanContext, options?.parentContext));
   const endOnExit = options?.endOnExit !== false;
@@ -83,7 +86,7 @@ export function updateActiveObservation(attributes: ObsObservationAttributes, op
     return;
   }
   try {
-    span.setAttributes(toSpanAttributes(attributes, options?.asType ? normaliseType(options.asType) : undefined));
+    span.setAttributes(safeSpanAttributes(attributes, options?.asType ? normaliseType(options.asType) : undefined));
   } catch (err) {
     logger.warn(`updateActiveObservation ignored: ${String(err)}`);
   }

@@ -140,15 +140,24 @@ describe('retries', () => {
     expect(names()).toEqual(['after-400']);
   });
 
-  it('gives up after its attempts on a persistent 503, logs an error, and never throws', async () => {
+  it('gives up when the retry budget runs out on a persistent 503: the loss is counted in one outage report, never thrown', async () => {
     const logs = captureLogs();
-    const tracing = install({ flushAt: 100, flushInterval: 60 });
-    server.injectFault({ path: TRACES_PATH, status: 503, times: 10 });
+    const tracing = install({ flushAt: 100, flushInterval: 60, retryBudget: 0.3, outageReportInterval: 0.1 });
+    server.injectFault({ path: TRACES_PATH, status: 503, times: 10_000 });
     startObservation('never-delivered').end();
     await tracing.flush();
-    expect(traceRequests(server).length).toBe(3);
+    expect(traceRequests(server).length).toBeGreaterThan(2);
     expect(server.spans()).toHaveLength(0);
-    expect(logs.filter((l) => l.level === 'error')).toHaveLength(1);
+    const errors = logs.filter((l) => l.level !== 'debug').map((l) => l.message);
+    expect(errors[0]).toMatch(/is failing \(HTTP 503\)/);
+    expect(errors.at(-1)).toMatch(/dropped 1 spans: retried for 0 s \(HTTP 503\); further losses of this outage are counted in its reports/);
+    for (const m of errors.slice(1, -1)) expect(m).toMatch(/still failing after \d+ s \(HTTP 503\): [01] spans buffered, 0 dropped/);
+    // The outage ends with the next delivery, and that line reports the loss.
+    server.clearFaults();
+    startObservation('after-outage').end();
+    await tracing.flush();
+    const recovered = logs.filter((l) => /recovered/.test(l.message)).map((l) => l.message);
+    expect(recovered).toEqual([expect.stringMatching(/recovered after [\d.]+ s: 1 spans delivered late, 1 spans lost/)]);
   });
 });
 
@@ -165,6 +174,8 @@ describe('limits and options', () => {
     expect(names()).toEqual(['timed-out-once']);
     expect(traceRequests(server)).toHaveLength(2);
     expect(logs.filter((l) => l.level === 'error')).toHaveLength(0);
+    const warnings = logs.filter((l) => l.level === 'warn').map((l) => l.message);
+    expect(warnings).toEqual([expect.stringMatching(/is failing \(timeout/), expect.stringMatching(/recovered after [\d.]+ s: 1 spans delivered late, none lost/)]);
   });
 
   it('maxQueueSize: spans past the cap are dropped with one error, the rest delivered', async () => {

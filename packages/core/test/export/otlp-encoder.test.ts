@@ -389,7 +389,7 @@ describe('node:http transport', () => {
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const spans = realSpans();
-      const moved = new ObsOtlpExporter({ baseUrl: `${origin}/moved`, publicKey: 'pk', secretKey: 'sk', compression: 'none', maxAttempts: 1 });
+      const moved = new ObsOtlpExporter({ baseUrl: `${origin}/moved`, publicKey: 'pk', secretKey: 'sk', compression: 'none' });
       expect((await moved.send(spans)).code).toBe(0);
       expect(received.map((r) => r.path)).toEqual([`/moved${TRACES_PATH}`, TRACES_PATH]);
       expect(received[1]!.headers.authorization).toBe(received[0]!.headers.authorization);
@@ -397,7 +397,7 @@ describe('node:http transport', () => {
 
       received.length = 0;
       const logs = captureLogs();
-      const elsewhere = new ObsOtlpExporter({ baseUrl: `${origin}/elsewhere`, publicKey: 'pk', secretKey: 'sk', compression: 'none', maxAttempts: 1 });
+      const elsewhere = new ObsOtlpExporter({ baseUrl: `${origin}/elsewhere`, publicKey: 'pk', secretKey: 'sk', compression: 'none' });
       const result = await elsewhere.send(spans);
       expect(result.code).toBe(1);
       expect(result.error?.message).toMatch(/HTTP 307/);

@@ -1,5 +1,8 @@
 import { logger } from '../../logger.js';
 import type { CreateScoreRequest, CreateScoresResponse } from '../api/types.js';
+import { OutageLog } from '../../export/outage-log.js';
+import { backoffDelay, isRetryableStatus, sleep } from '../../retry.js';
+import { ObsApiError, ObsApiTimeoutError } from '../api/core/errors.js';
 import { describeError, summarize } from '../util/describe.js';
 import { unrefTimer } from '../util/timers.js';
 
@@ -16,8 +19,21 @@ export interface ScoreQueueOptions {
   maxQueueSize: number;
   /** Batches in flight at once. */
   maxConcurrency?: number;
-  /** Sends one batch; retries are its business. A rejection means the batch is lost. */
+  /** Sends one batch once; a rejection the server may answer differently later is retried here. */
   send: (batch: CreateScoreRequest[]) => Promise<CreateScoresResponse>;
+  /** Where scores go, for the outage lines. */
+  target?: string;
+  /** How long a failed batch is retried, in ms; default 60 000. */
+  retryBudgetMs?: number;
+  /** First backoff wait in ms; default 200 (doubled, jittered, at most 5 s). */
+  backoffMs?: number;
+}
+
+/** Whether a failed send is worth another attempt: no answer, a timeout, 408, 429 or 5xx. */
+function isRetryableFailure(err: unknown): boolean {
+  if (err instanceof ObsApiTimeoutError) return true;
+  if (err instanceof ObsApiError) return err.statusCode === undefined || isRetryableStatus(err.statusCode);
+  return true;
 }
 
 interface Pending {
@@ -47,8 +63,12 @@ export class ScoreQueue {
   private closed = false;
   private droppedWhileFull = 0;
 
+  private readonly outage: OutageLog;
+  private retrying = 0;
+
   constructor(private readonly options: ScoreQueueOptions) {
     this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 4);
+    this.outage = new OutageLog(options.target ?? 'the obs server', { buffered: () => this.queue.length + this.retrying }, undefined, 'scores');
   }
 
   /**
@@ -131,16 +151,39 @@ export class ScoreQueue {
 
   private async send(batch: Pending[]): Promise<void> {
     const scores = batch.map((p) => p.score);
+    const budgetMs = this.options.retryBudgetMs ?? 60_000;
+    let failedSince: number | undefined;
     try {
-      const res = await this.options.send(scores);
-      if (isPartialResult(res) && res.rejected > 0) {
-        logger.error(`Obs rejected ${res.rejected} of ${scores.length} scores in batch: ${summarize(res.errors, 2000)}`);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const res = await this.options.send(scores);
+          if (isPartialResult(res) && res.rejected > 0) {
+            logger.error(`Obs rejected ${res.rejected} of ${scores.length} scores in batch: ${summarize(res.errors, 2000)}`);
+          }
+          this.outage.delivered(scores.length, this.queue.length === 0 && this.retrying === 0);
+          return;
+        } catch (err) {
+          const now = Date.now();
+          // No budget (the browser client): the transport's retries were all there is.
+          if (!isRetryableFailure(err) || budgetMs === 0) {
+            const body = (err as { body?: unknown } | undefined)?.body;
+            this.outage.lost(scores.length, `${describeError(err)}${body === undefined ? '' : ` ${summarize(body)}`}`);
+            return;
+          }
+          this.outage.failed(describeError(err), budgetMs);
+          failedSince ??= now;
+          if (now - failedSince >= budgetMs) {
+            this.outage.lost(scores.length, `retried for ${Math.round(budgetMs / 1000)} s (${describeError(err)})`);
+            return;
+          }
+          this.retrying += scores.length;
+          try {
+            await sleep(Math.min(backoffDelay(attempt, { initialDelayMs: this.options.backoffMs ?? 200, maxDelayMs: 5_000 }), failedSince + budgetMs - now));
+          } finally {
+            this.retrying -= scores.length;
+          }
+        }
       }
-    } catch (err) {
-      const body = (err as { body?: unknown } | undefined)?.body;
-      logger.error(
-        `Obs dropped ${scores.length} scores: ${describeError(err)}${body === undefined ? '' : ` ${summarize(body)}`}`,
-      );
     } finally {
       for (const p of batch) p.resolve();
     }

@@ -1,7 +1,9 @@
 import { ObsApiError, ObsApiTimeoutError } from './errors.js';
+import { INSPECT_CUSTOM, inspectSummary } from '../../../secret-inspect.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type BackoffOptions } from '../../../retry.js';
 import type { ApiCall, RequestOptions } from './types.js';
-import { buildUrl } from './url.js';
+import { buildUrl, invalidPathParam } from './url.js';
+import { MAX_TIMER_MS } from '../../../numeric-option.js';
 import { nonNegativeInteger, positive } from '../../util/numbers.js';
 
 /** How a `Transport` reaches the server; built once per client. */
@@ -29,13 +31,18 @@ interface Answer {
   body: unknown;
 }
 
+/** Marks a body that is not the JSON it should be (the text kept for the error). */
+class NotJson {
+  constructor(readonly text: string) {}
+}
+
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    return text;
+    return new NotJson(text);
   }
 }
 
@@ -53,19 +60,35 @@ function describe(err: unknown): string {
  * errors, 408, 429 and 5xx, honouring `Retry-After`.
  */
 export class Transport {
-  constructor(private readonly config: TransportConfig) {}
+  readonly #config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.#config = config;
+  }
+
+  /** Never prints the Basic header (it holds the secret key). */
+  [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
+    return inspectSummary('ObsApiTransport', { baseUrl: this.#config.baseUrl, authorization: this.#config.headers?.authorization ? 'Basic [REDACTED]' : undefined }, options, inspect);
+  }
 
   /** Sends `call`; resolves with the parsed body of a 2xx answer, rejects with a typed error. */
   async request<T>(call: ApiCall, options: RequestOptions = {}): Promise<T> {
-    const { baseUrl } = this.config;
+    const badPath = invalidPathParam(call.name, call.path);
+    if (badPath) throw badPath;
+    const { baseUrl } = this.#config;
     if (baseUrl === undefined) {
-      throw new ObsApiError(`${call.name} was not sent: ${this.config.notConfiguredReason ?? 'the obs client is not configured'}`);
+      throw new ObsApiError(`${call.name} was not sent: ${this.#config.notConfiguredReason ?? 'the obs client is not configured'}`);
     }
     const opts = options ?? {};
-    const timeoutInSeconds = positive(opts.timeoutInSeconds) ?? this.config.timeoutInSeconds;
-    const maxRetries = nonNegativeInteger(opts.maxRetries) ?? this.config.maxRetries;
-    const url = buildUrl(baseUrl, call.path, call.query);
-    const headers: Record<string, string> = { ...this.config.headers, accept: 'application/json' };
+    const timeoutInSeconds = positive(opts.timeoutInSeconds) ?? this.#config.timeoutInSeconds;
+    const maxRetries = nonNegativeInteger(opts.maxRetries) ?? this.#config.maxRetries;
+    let url: string;
+    try {
+      url = buildUrl(baseUrl, call.path, call.query);
+    } catch (err) {
+      throw new TypeError(`${call.name}: ${(err as Error).message}; nothing was sent`);
+    }
+    const headers: Record<string, string> = { ...this.#config.headers, accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
       headers['content-type'] = 'application/json';
@@ -81,12 +104,22 @@ export class Transport {
         if (attempt >= maxRetries) {
           throw new ObsApiError(`${call.name} failed: ${describe(err)}`, { cause: err });
         }
-        await sleep(backoffDelay(attempt, this.config.backoff), opts.abortSignal);
+        await sleep(backoffDelay(attempt, this.#config.backoff), opts.abortSignal);
         continue;
       }
-      if (answer.ok) return answer.body as T;
+      if (answer.ok) {
+        // A proxy's HTML page or a cut body is not a result: never hand it on as one.
+        if (answer.body instanceof NotJson) {
+          throw new ObsApiError(
+            `${call.name} got HTTP ${answer.status} with a body that is not JSON: ${JSON.stringify(answer.body.text.slice(0, 200))}`,
+            { statusCode: answer.status, body: answer.body.text },
+          );
+        }
+        return answer.body as T;
+      }
+      if (answer.body instanceof NotJson) answer.body = answer.body.text;
       if (isRetryableStatus(answer.status) && attempt < maxRetries) {
-        const wait = parseRetryAfter(answer.retryAfter) ?? backoffDelay(attempt, this.config.backoff);
+        const wait = parseRetryAfter(answer.retryAfter) ?? backoffDelay(attempt, this.#config.backoff);
         await sleep(wait, opts.abortSignal);
         continue;
       }
@@ -110,12 +143,12 @@ export class Transport {
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, timeoutInSeconds * 1000);
+    }, Math.min(MAX_TIMER_MS, timeoutInSeconds * 1000));
     const onAbort = (): void => controller.abort(signal?.reason);
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const doFetch = this.config.fetch ?? fetch;
+      const doFetch = this.#config.fetch ?? fetch;
       const response = await doFetch(url, { ...init, signal: controller.signal });
       const body = await readBody(response);
       return { status: response.status, ok: response.ok, retryAfter: response.headers.get('retry-after'), body };

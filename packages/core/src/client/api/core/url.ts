@@ -1,8 +1,45 @@
 import type { QueryValue } from './types.js';
 
-/** Encodes one path parameter: `/`, spaces and the like can never change the route. */
+/**
+ * Marks an invalid path parameter inside a built path. `encodeURIComponent` never emits NUL,
+ * so the mark cannot come from a valid value; the transport finds it and rejects the call with
+ * a `TypeError` before any request (resources build paths synchronously and must not throw).
+ */
+const INVALID_MARK = '\u0000';
+
+/**
+ * Encodes one path parameter: `/`, spaces and the like can never change the route, and `.`,
+ * `..`, empty, `undefined`, `null` and non-string/number values (which `fetch` would normalise
+ * into another resource) are refused.
+ */
 export function pathParam(value: string | number): string {
+  const problem = pathParamProblem(value);
+  if (problem) return `${INVALID_MARK}${problem}${INVALID_MARK}`;
   return encodeURIComponent(String(value));
+}
+
+function pathParamProblem(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${value} is not a finite number`;
+  if (typeof value !== 'string') return `${value === null ? 'null' : typeof value} is not a string or number`;
+  if (value === '' || value.trim() === '') return 'an empty string';
+  if (value === '.' || value === '..') return `"${value}" would address another resource`;
+  return undefined;
+}
+
+/** A `TypeError` naming the call and the parameter when `path` holds an invalid path parameter. */
+export function invalidPathParam(callName: string, path: string): TypeError | undefined {
+  const start = path.indexOf(INVALID_MARK);
+  if (start < 0) return undefined;
+  const end = path.indexOf(INVALID_MARK, start + 1);
+  const before = path.slice(0, start).split('/').filter(Boolean);
+  const position = path.slice(0, start).split('/').length - 1;
+  return new TypeError(
+    `${callName}: path parameter after /${before.at(-1) ?? ''}/ (segment ${position}) is invalid: ${path.slice(start + 1, end)}; nothing was sent`,
+  );
+}
+
+function isQueryScalar(v: unknown): boolean {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date;
 }
 
 function queryString(value: string | number | boolean | Date): string {
@@ -14,6 +51,10 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
+    // An object would be sent as "[object Object]": refuse it instead of querying something else.
+    if (Array.isArray(value) ? !value.every(isQueryScalar) : !isQueryScalar(value)) {
+      throw new TypeError(`query parameter "${key}" must be a string, number, boolean, Date or an array of them`);
+    }
     if (Array.isArray(value)) {
       for (const v of value as ReadonlyArray<string | number | boolean>) params.append(key, queryString(v));
     } else {

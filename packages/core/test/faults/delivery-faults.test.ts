@@ -1,0 +1,197 @@
+/**
+ * Delivery through real server faults (the local server's fault injection): a restart, a long
+ * outage at a steady rate, a 6 MB span against a 4 MB request limit, a black hole at shutdown,
+ * hangs, refused keys. Counts of spans and scores arrived by id, log lines, RSS growth.
+ */
+import { startObsServer, type ObsServer } from '@obs/local-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ObsClient, startObservation, TRACES_PATH, TRUNCATION_MARKER } from '../../src/index.js';
+import { captureLogs, restoreLogger, type LogLine } from '../support/server.js';
+import { installTracing, type Tracing } from '../tracing/harness.js';
+import { lines, outageSeconds, scoreArrivals, spanArrivals, steadyLoad } from './load.js';
+
+const KEYS = { publicKey: 'pk-faults', secretKey: 'sk-faults' };
+const SCORES_PATH = '/api/public/scores';
+
+let server: ObsServer | undefined;
+let tracing: Tracing | undefined;
+let client: ObsClient | undefined;
+
+async function setUp(
+  options: Parameters<typeof installTracing>[1] = {},
+  serverOptions: { maxBodyBytes?: number } = {},
+): Promise<{ server: ObsServer; tracing: Tracing; client: ObsClient; logs: LogLine[] }> {
+  server = await startObsServer({ quiet: true, ...KEYS, ...serverOptions });
+  const logs = captureLogs();
+  tracing = installTracing(server, { backoffMs: 50, flushAt: 100, flushInterval: 0.1, ...options });
+  // No request-level retries: every failure goes through the score queue's outage handling, so
+  // its lines do not depend on how long the fault outlasts the transport's own retries.
+  client = new ObsClient({ ...KEYS, baseUrl: server.url, maxRetries: 0, backoff: { initialDelayMs: 50, maxDelayMs: 1000 } });
+  return { server, tracing, client, logs };
+}
+
+afterEach(async () => {
+  server?.clearFaults();
+  await tracing?.close();
+  await client?.shutdown();
+  await server?.close();
+  restoreLogger();
+  server = tracing = client = undefined;
+});
+
+describe('a server restart (port closed for 3 s) under steady load', () => {
+  it('loses no span and no score; one line when it starts failing, one when it recovers', async () => {
+    const { server, tracing, client, logs } = await setUp();
+    const load = await steadyLoad({
+      spansPerSecond: 200,
+      scoresPerSecond: 20,
+      seconds: 5,
+      client,
+      at: { ms: 1000, run: () => server.restart(3000) },
+    });
+    await load.faultDone;
+    await Promise.all([tracing.flush(), client.flush()]);
+    const spans = spanArrivals(server, load.spans);
+    const scores = scoreArrivals(server, load.scores);
+    expect(load.spans).toBe(1000);
+    expect(spans.missing).toBe(0);
+    expect(scores.missing).toBe(0);
+    // At-least-once: a batch cut by the restart after the server stored it arrives twice.
+    expect(spans.duplicates).toBeLessThanOrEqual(100);
+    expect(scores.duplicates).toBeLessThanOrEqual(10);
+    expect(lines(logs, /traces is failing \((ECONNREFUSED|ECONNRESET|.*closed)/)).toHaveLength(1);
+    expect(lines(logs, /traces recovered after [\d.]+ s: \d+ spans delivered late, none lost/)).toHaveLength(1);
+    expect(lines(logs, /scores is failing/)).toHaveLength(1);
+    expect(lines(logs, /scores recovered after [\d.]+ s: \d+ scores delivered late, none lost/)).toHaveLength(1);
+    expect(logs.filter((l) => l.level === 'error')).toEqual([]);
+  });
+});
+
+describe('a long outage (503 and 429 for OBS_FAULT_OUTAGE_SECONDS, default 30) at 1,000 spans/s and 100 scores/s', () => {
+  const seconds = outageSeconds();
+  it(
+    'loses nothing, logs start / at most one line per report interval / recovery, and memory stays bounded',
+    async () => {
+      const reportEvery = Math.max(1, seconds / 3);
+      const { server, tracing, client, logs } = await setUp({ flushAt: 512, flushInterval: 1, outageReportInterval: reportEvery });
+      const rssBefore = process.memoryUsage().rss;
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 250);
+      const load = await steadyLoad({
+        spansPerSecond: 1000,
+        scoresPerSecond: 100,
+        seconds: seconds + 3,
+        client,
+        at: {
+          ms: 1000,
+          run: () => {
+            server.injectFault({ path: TRACES_PATH, status: 503, durationMs: seconds * 1000 });
+            server.injectFault({ path: SCORES_PATH, status: 429, retryAfter: 1, durationMs: seconds * 1000 });
+          },
+        },
+      });
+      await Promise.all([tracing.flush(), client.flush()]);
+      clearInterval(sampler);
+      const spans = spanArrivals(server, load.spans);
+      const scores = scoreArrivals(server, load.scores);
+      expect(spans).toEqual({ unique: load.spans, total: load.spans, missing: 0, duplicates: 0 });
+      expect(scores).toEqual({ unique: load.scores, total: load.scores, missing: 0, duplicates: 0 });
+      expect(lines(logs, /traces is failing \(HTTP 503\)/)).toHaveLength(1);
+      const ongoing = lines(logs, /traces still failing after \d+ s \(HTTP 503\): \d+ spans buffered, 0 dropped/);
+      expect(ongoing.length).toBeGreaterThanOrEqual(1);
+      expect(ongoing.length).toBeLessThanOrEqual(Math.ceil(seconds / reportEvery));
+      expect(lines(logs, /traces recovered after [\d.]+ s: \d+ spans delivered late, none lost/)).toHaveLength(1);
+      expect(lines(logs, /scores is failing/)).toHaveLength(1);
+      expect(lines(logs, /scores recovered after/)).toHaveLength(1);
+      expect(logs.filter((l) => l.level === 'error')).toEqual([]);
+      // Requests in flight stay bounded: one probe at a time while the server fails.
+      const growthMb = (rssPeak - rssBefore) / 1e6;
+      console.log(`[faults] ${seconds} s outage: ${load.spans} spans, ${load.scores} scores; RSS growth ${growthMb.toFixed(0)} MB`);
+      expect(growthMb).toBeLessThan(400);
+    },
+    (seconds + 60) * 1000,
+  );
+});
+
+describe('one oversized value against a 4 MB request limit', () => {
+  const big = 'A'.repeat(6 * 1024 * 1024);
+
+  it('default cap: the 6 MB input is cut at 1,000,000 characters with the marker and its batch arrives whole', async () => {
+    const { server, tracing } = await setUp({ compression: 'none', flushInterval: 60 }, { maxBodyBytes: 4 * 1024 * 1024 });
+    for (let i = 0; i < 99; i++) startObservation(`load-${i}`).end();
+    startObservation('load-99', { input: big }).end();
+    await tracing.flush();
+    expect(spanArrivals(server, 100)).toEqual({ unique: 100, total: 100, missing: 0, duplicates: 0 });
+    const input = String(server.spansByName('load-99')[0]!.attributes['obs.observation.input']);
+    expect(input.startsWith('A'.repeat(1000))).toBe(true);
+    expect(input).toBe(`${'A'.repeat(1_000_000)}${TRUNCATION_MARKER}${6 * 1024 * 1024 - 1_000_000} more characters]`);
+  });
+
+  it('a batch refused with 413 is split and resent: only the span too large alone is dropped, counted in one line', async () => {
+    const { server, tracing, logs } = await setUp(
+      { compression: 'none', flushInterval: 60, maxValueChars: 10_000_000 },
+      { maxBodyBytes: 4 * 1024 * 1024 },
+    );
+    for (let i = 0; i < 99; i++) startObservation(`load-${i}`).end();
+    startObservation('load-99', { input: big }).end();
+    await tracing.flush();
+    const arrived = spanArrivals(server, 100);
+    expect(arrived).toEqual({ unique: 99, total: 99, missing: 1, duplicates: 0 });
+    expect(server.spansByName('load-99')).toHaveLength(0);
+    expect(server.requests.filter((r) => r.status === 413).length).toBeGreaterThan(1);
+    expect(lines(logs, /./, 'error')).toEqual([expect.stringMatching(/^dropped 1 spans: the server refused a span as too large even alone \(HTTP 413/)]);
+  });
+});
+
+describe('shutdown', () => {
+  it('returns within shutdownTimeout against a black-holed server and says what it gave up', async () => {
+    const { server, tracing, logs } = await setUp({ shutdownTimeout: 1, flushInterval: 60 });
+    server.injectFault({ path: TRACES_PATH, hang: true, durationMs: 60_000 });
+    for (let i = 0; i < 10; i++) startObservation(`load-${i}`).end();
+    const started = Date.now();
+    await tracing.processor.shutdown();
+    const took = Date.now() - started;
+    expect(took).toBeLessThan(5000);
+    expect(lines(logs, /shutdown gave up/, 'error')).toEqual([
+      expect.stringMatching(/^shutdown gave up after 1\.0 s: 0 spans dropped unsent, 10 in flight without an answer/),
+    ]);
+    expect(server.spans()).toHaveLength(0);
+  });
+});
+
+describe('hangs, keys and the debug line', () => {
+  it('a request that hangs past the timeout is retried: every span arrives once', async () => {
+    const { server, tracing, logs } = await setUp({ timeout: 0.3, flushInterval: 60 });
+    server.injectFault({ path: TRACES_PATH, hang: true, times: 2 });
+    for (let i = 0; i < 50; i++) startObservation(`load-${i}`).end();
+    await tracing.flush();
+    expect(spanArrivals(server, 50)).toEqual({ unique: 50, total: 50, missing: 0, duplicates: 0 });
+    expect(lines(logs, /is failing \(timeout/)).toHaveLength(1);
+    expect(lines(logs, /dropped|lost(?!,)/, 'error')).toEqual([]);
+  });
+
+  it('refused keys: one line per outage naming the variables and the base URL, not one per batch', async () => {
+    const { server: s } = await setUp();
+    await tracing!.close();
+    tracing = installTracing(s, { secretKey: 'wrong', flushAt: 5, flushInterval: 60, retryBudget: 0.5, backoffMs: 20 });
+    const logs = captureLogs();
+    for (let i = 0; i < 20; i++) startObservation(`load-${i}`).end();
+    await tracing.flush();
+    const said = logs.filter((l) => l.level !== 'debug').map((l) => l.message);
+    expect(said).toEqual([
+      expect.stringMatching(/is failing \(the server refused the keys: check OBS_PUBLIC_KEY\/OBS_SECRET_KEY for http:/),
+      expect.stringMatching(/dropped 5 spans: retried for 1 s \(the server refused the keys/),
+    ]);
+    expect(said[0]).toContain(s.url);
+  });
+
+  it('at debug level, one line per export with the span count and the answer', async () => {
+    const { server, tracing, logs } = await setUp({ flushAt: 10, flushInterval: 60 });
+    server.injectFault({ path: TRACES_PATH, status: 503, times: 1 });
+    for (let i = 0; i < 20; i++) startObservation(`load-${i}`).end();
+    await tracing.flush();
+    const exported = lines(logs, /^\[obs\] exported|^exported/, 'debug');
+    expect(exported.filter((l) => l === 'exported 10 spans: HTTP 200')).toHaveLength(2);
+    expect(exported.filter((l) => l === 'exported 10 spans: HTTP 503')).toHaveLength(1);
+  });
+});
