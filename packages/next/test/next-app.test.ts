@@ -181,6 +181,36 @@ describe('route handler wrapped with withObs (Node.js runtime)', () => {
   });
 });
 
+describe('Vercel AI SDK inside a route handler', () => {
+  it('nests the AI SDK spans under the request root with its user and session; the model call is a generation', async () => {
+    const res = await fetch(`${app.url}/api/ai`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-user-id': 'user-ai' },
+      body: JSON.stringify({ message: 'Capital of Portugal?' }),
+    });
+    expect(await res.json()).toEqual({ answer: 'Lisbon is the capital of Portugal.' });
+    const traceId = res.headers.get('x-obs-trace-id')!;
+    const spans = await server.waitFor(() => {
+      const s = server.spansByTrace(traceId);
+      return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/ai') ? s : undefined;
+    }, { timeoutMs: 10_000 });
+    const root = byName(spans, 'POST /api/ai');
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    for (const s of spans) {
+      let p = s;
+      while (p.parentSpanId && byId.has(p.parentSpanId)) p = byId.get(p.parentSpanId)!;
+      expect(p, s.name).toBe(root);
+      expect(s.attributes['user.id']).toBe('user-ai');
+      expect(s.attributes['session.id']).toBe('ai-session');
+    }
+    const gens = spans.filter((s) => s.attributes['obs.observation.type'] === 'generation');
+    expect(gens).toHaveLength(1);
+    expect(gens[0]!.attributes['obs.observation.model.name']).toBe('mock-gpt');
+    expect(JSON.parse(String(gens[0]!.attributes['obs.observation.input']))).toEqual([{ role: 'user', content: 'Capital of Portugal?' }]);
+    expect(JSON.parse(String(gens[0]!.attributes['obs.observation.usage_details']))).toEqual({ input: 12, output: 7, total: 19 });
+  });
+});
+
 describe('edge runtime', () => {
   it('traces an edge route handler and exports its spans uncompressed', async () => {
     const res = await fetch(`${app.url}/api/edge?text=${encodeURIComponent('is it raining?')}`);

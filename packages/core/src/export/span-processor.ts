@@ -16,6 +16,7 @@ import { resolveCompression } from './compression.js';
 import { applyMask, type MaskFunction } from './mask.js';
 import { ObsOtlpExporter } from './otlp-exporter.js';
 import { isDefaultExportSpan, markInObsTrace } from './span-filter.js';
+import { applyGenAiAttributes } from './genai-attributes.js';
 import { applyRequestIdentity, mergeLateAttributes, rememberRequestBox } from './late-identity.js';
 
 /** Options of `ObsSpanProcessor` (and of `initObs`). */
@@ -186,6 +187,8 @@ export class ObsSpanProcessor implements SpanProcessor {
     }
     // The request's identity may have resolved after this span started (async identify).
     applyRequestIdentity(span);
+    // GenAI and AI SDK spans read as generations (before the mask, which must see their input).
+    applyGenAiAttributes(span);
     if (this.mask) applyMask(span.attributes as Record<string, never>, this.mask);
     capAttributeValues(span.attributes as Record<string, never>, this.maxValueChars);
     this.queue.push(span);
