@@ -9,7 +9,7 @@ import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { StringOutputParser } from '@langchain/core/output_parsers';
 import { RunnableLambda, RunnableMap } from '@langchain/core/runnables';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
-import { Command, Send } from '@langchain/langgraph';
+import { Command, MessagesAnnotation, Send, START, StateGraph } from '@langchain/langgraph';
 import { startActiveObservation } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +74,30 @@ describe('runs that outlive their root', () => {
       expect(json(gen, 'usage_details')).toMatchObject({ input: 7, output: 3, total: 10 });
       expect(one(spans, 'branch-b').spanId).toBe(gen.parentSpanId);
       expect(attr(one(spans, 'fan-out'), 'obs.observation.level')).toBe('ERROR');
+    });
+
+    it(`LangGraph: a node aborted by a failing sibling whose model ignores the signal ends late with usage, under its node (${mode.name})`, async () => {
+      const handler = new CallbackHandler({ background: mode.background });
+      const model = new SlowModel(120);
+      const graph = new StateGraph(MessagesAnnotation)
+        .addNode('failing', async () => {
+          await sleep(10);
+          throw new Error('sibling failed');
+        })
+        .addNode('agent', async (state) => ({ messages: [await model.invoke(state.messages)] }))
+        .addEdge(START, 'failing')
+        .addEdge(START, 'agent')
+        .compile();
+      await expect(run(mode, () => graph.invoke({ messages: [{ role: 'user', content: 'hi' }] }, { callbacks: [handler] }))).rejects.toThrow('sibling failed');
+      await sleep(250);
+      const spans = await settle(h);
+      expect(handler.openRuns).toBe(0);
+      expectOneTree(spans);
+      const gen = one(spans, 'SlowModel');
+      expect(json(gen, 'usage_details')).toMatchObject({ total: 10 });
+      const node = one(spans, 'agent');
+      expect(gen.parentSpanId).toBe(node.spanId);
+      expect(type(node)).toBe('agent');
     });
 
     it(`a lambda starts a side chain with its config and does not await it: the side chain nests under the lambda (${mode.name})`, async () => {
