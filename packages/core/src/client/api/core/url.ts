@@ -12,9 +12,9 @@ const INVALID_MARK = '\u0000';
  * `..`, empty, `undefined`, `null` and non-string/number values (which `fetch` would normalise
  * into another resource) are refused.
  */
-export function pathParam(value: string | number): string {
+export function pathParam(value: string | number, name: string): string {
   const problem = pathParamProblem(value);
-  if (problem) return `${INVALID_MARK}${problem}${INVALID_MARK}`;
+  if (problem) return `${INVALID_MARK}${name}${INVALID_MARK}${problem}${INVALID_MARK}`;
   return encodeURIComponent(String(value));
 }
 
@@ -30,12 +30,8 @@ function pathParamProblem(value: unknown): string | undefined {
 export function invalidPathParam(callName: string, path: string): TypeError | undefined {
   const start = path.indexOf(INVALID_MARK);
   if (start < 0) return undefined;
-  const end = path.indexOf(INVALID_MARK, start + 1);
-  const before = path.slice(0, start).split('/').filter(Boolean);
-  const position = path.slice(0, start).split('/').length - 1;
-  return new TypeError(
-    `${callName}: path parameter after /${before.at(-1) ?? ''}/ (segment ${position}) is invalid: ${path.slice(start + 1, end)}; nothing was sent`,
-  );
+  const [name, problem] = path.slice(start + 1).split(INVALID_MARK);
+  return new TypeError(`${callName}: path parameter "${name}" is invalid: ${problem}; nothing was sent`);
 }
 
 function isQueryScalar(v: unknown): boolean {

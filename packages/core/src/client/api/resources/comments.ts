@@ -10,7 +10,7 @@ export class Comments {
   /** `GET /api/public/comments/{commentId}` */
   getById(commentId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'comments.getById', method: 'GET', path: `/api/public/comments/${pathParam(commentId)}` },
+      { name: 'comments.getById', method: 'GET', path: `/api/public/comments/${pathParam(commentId, 'commentId')}` },
       requestOptions,
     );
   }

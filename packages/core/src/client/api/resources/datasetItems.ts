@@ -17,7 +17,7 @@ export class DatasetItems {
   /** `GET /api/public/dataset-items/{id}` (replaces the removed client alias `getDatasetItem`). */
   get(id: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DatasetItem> {
     return this.transport.request(
-      { name: 'datasetItems.get', method: 'GET', path: `/api/public/dataset-items/${pathParam(id)}` },
+      { name: 'datasetItems.get', method: 'GET', path: `/api/public/dataset-items/${pathParam(id, 'id')}` },
       requestOptions,
     );
   }
@@ -25,7 +25,7 @@ export class DatasetItems {
   /** `DELETE /api/public/dataset-items/{id}` */
   delete(id: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'datasetItems.delete', method: 'DELETE', path: `/api/public/dataset-items/${pathParam(id)}` },
+      { name: 'datasetItems.delete', method: 'DELETE', path: `/api/public/dataset-items/${pathParam(id, 'id')}` },
       requestOptions,
     );
   }

@@ -19,7 +19,7 @@ export class Datasets {
   /** `GET /api/public/v2/datasets/{datasetName}` */
   get(datasetName: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DatasetRecord> {
     return this.transport.request(
-      { name: 'datasets.get', method: 'GET', path: `/api/public/v2/datasets/${pathParam(datasetName)}` },
+      { name: 'datasets.get', method: 'GET', path: `/api/public/v2/datasets/${pathParam(datasetName, 'datasetName')}` },
       requestOptions,
     );
   }

@@ -10,7 +10,7 @@ export class Evaluators {
   /** `GET /api/public/v2/evaluators/{evaluatorId}` */
   get(evaluatorId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'evaluators.get', method: 'GET', path: `/api/public/v2/evaluators/${pathParam(evaluatorId)}` },
+      { name: 'evaluators.get', method: 'GET', path: `/api/public/v2/evaluators/${pathParam(evaluatorId, 'evaluatorId')}` },
       requestOptions,
     );
   }
@@ -18,7 +18,7 @@ export class Evaluators {
   /** `DELETE /api/public/v2/evaluators/{evaluatorId}` */
   delete(evaluatorId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'evaluators.delete', method: 'DELETE', path: `/api/public/v2/evaluators/${pathParam(evaluatorId)}` },
+      { name: 'evaluators.delete', method: 'DELETE', path: `/api/public/v2/evaluators/${pathParam(evaluatorId, 'evaluatorId')}` },
       requestOptions,
     );
   }

@@ -10,7 +10,7 @@ export class LlmConnections {
   /** `DELETE /api/public/llm-connections/{id}` */
   delete(id: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'llmConnections.delete', method: 'DELETE', path: `/api/public/llm-connections/${pathParam(id)}` },
+      { name: 'llmConnections.delete', method: 'DELETE', path: `/api/public/llm-connections/${pathParam(id, 'id')}` },
       requestOptions,
     );
   }

@@ -10,7 +10,7 @@ export class Media {
   /** `GET /api/public/media/{mediaId}` */
   get(mediaId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<MediaRecord> {
     return this.transport.request(
-      { name: 'media.get', method: 'GET', path: `/api/public/media/${pathParam(mediaId)}` },
+      { name: 'media.get', method: 'GET', path: `/api/public/media/${pathParam(mediaId, 'mediaId')}` },
       requestOptions,
     );
   }

@@ -10,7 +10,7 @@ export class Models {
   /** `GET /api/public/models/{id}` */
   get(id: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'models.get', method: 'GET', path: `/api/public/models/${pathParam(id)}` },
+      { name: 'models.get', method: 'GET', path: `/api/public/models/${pathParam(id, 'id')}` },
       requestOptions,
     );
   }
@@ -18,7 +18,7 @@ export class Models {
   /** `DELETE /api/public/models/{id}` */
   delete(id: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'models.delete', method: 'DELETE', path: `/api/public/models/${pathParam(id)}` },
+      { name: 'models.delete', method: 'DELETE', path: `/api/public/models/${pathParam(id, 'id')}` },
       requestOptions,
     );
   }

@@ -18,7 +18,7 @@ export class Projects {
   /** `DELETE /api/public/projects/{projectId}` */
   delete(projectId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'projects.delete', method: 'DELETE', path: `/api/public/projects/${pathParam(projectId)}` },
+      { name: 'projects.delete', method: 'DELETE', path: `/api/public/projects/${pathParam(projectId, 'projectId')}` },
       requestOptions,
     );
   }
@@ -26,7 +26,7 @@ export class Projects {
   /** `GET /api/public/projects/{projectId}/apiKeys` */
   getApiKeys(projectId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'projects.getApiKeys', method: 'GET', path: `/api/public/projects/${pathParam(projectId)}/apiKeys` },
+      { name: 'projects.getApiKeys', method: 'GET', path: `/api/public/projects/${pathParam(projectId, 'projectId')}/apiKeys` },
       requestOptions,
     );
   }
@@ -34,7 +34,7 @@ export class Projects {
   /** `DELETE /api/public/projects/{projectId}/apiKeys/{apiKeyId}` */
   deleteApiKey(projectId: string, apiKeyId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'projects.deleteApiKey', method: 'DELETE', path: `/api/public/projects/${pathParam(projectId)}/apiKeys/${pathParam(apiKeyId)}` },
+      { name: 'projects.deleteApiKey', method: 'DELETE', path: `/api/public/projects/${pathParam(projectId, 'projectId')}/apiKeys/${pathParam(apiKeyId, 'apiKeyId')}` },
       requestOptions,
     );
   }

@@ -17,7 +17,7 @@ export class Prompts {
   get(promptName: string, request: GetPromptRequest = {}, requestOptions?: RequestOptions): Promise<PromptRecord> {
     const { version, label } = request ?? {};
     return this.transport.request(
-      { name: 'prompts.get', method: 'GET', path: `/api/public/v2/prompts/${pathParam(promptName)}`, query: { version, label } },
+      { name: 'prompts.get', method: 'GET', path: `/api/public/v2/prompts/${pathParam(promptName, 'promptName')}`, query: { version, label } },
       requestOptions,
     );
   }
@@ -52,7 +52,7 @@ export class PromptVersion {
       {
         name: 'promptVersion.update',
         method: 'PATCH',
-        path: `/api/public/v2/prompts/${pathParam(name)}/versions/${pathParam(version)}`,
+        path: `/api/public/v2/prompts/${pathParam(name, 'name')}/versions/${pathParam(version, 'version')}`,
         body: { newLabels: request?.newLabels },
       },
       requestOptions,

@@ -34,7 +34,7 @@ export class Scim {
   /** `GET /api/public/scim/Users/{userId}` */
   getUser(userId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'scim.getUser', method: 'GET', path: `/api/public/scim/Users/${pathParam(userId)}` },
+      { name: 'scim.getUser', method: 'GET', path: `/api/public/scim/Users/${pathParam(userId, 'userId')}` },
       requestOptions,
     );
   }
@@ -42,7 +42,7 @@ export class Scim {
   /** `DELETE /api/public/scim/Users/{userId}` */
   deleteUser(userId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'scim.deleteUser', method: 'DELETE', path: `/api/public/scim/Users/${pathParam(userId)}` },
+      { name: 'scim.deleteUser', method: 'DELETE', path: `/api/public/scim/Users/${pathParam(userId, 'userId')}` },
       requestOptions,
     );
   }

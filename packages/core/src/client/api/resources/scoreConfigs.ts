@@ -10,7 +10,7 @@ export class ScoreConfigs {
   /** `GET /api/public/score-configs/{configId}` */
   getById(configId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'scoreConfigs.getById', method: 'GET', path: `/api/public/score-configs/${pathParam(configId)}` },
+      { name: 'scoreConfigs.getById', method: 'GET', path: `/api/public/score-configs/${pathParam(configId, 'configId')}` },
       requestOptions,
     );
   }

@@ -32,7 +32,7 @@ export class Scores {
   /** `DELETE /api/public/scores/{scoreId}` (replaces the removed legacy score delete). */
   delete(scoreId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'scores.delete', method: 'DELETE', path: `/api/public/scores/${pathParam(scoreId)}` },
+      { name: 'scores.delete', method: 'DELETE', path: `/api/public/scores/${pathParam(scoreId, 'scoreId')}` },
       requestOptions,
     );
   }

@@ -18,7 +18,7 @@ export class Trace {
   /** `DELETE /api/public/traces/{traceId}`: the trace with its observations and scores. */
   delete(traceId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'trace.delete', method: 'DELETE', path: `/api/public/traces/${pathParam(traceId)}` },
+      { name: 'trace.delete', method: 'DELETE', path: `/api/public/traces/${pathParam(traceId, 'traceId')}` },
       requestOptions,
     );
   }

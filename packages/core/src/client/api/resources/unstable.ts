@@ -10,7 +10,7 @@ export class DashboardWidgets {
   /** `GET /api/public/unstable/dashboard-widgets/{widgetId}` */
   get(widgetId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'unstable.dashboardWidgets.get', method: 'GET', path: `/api/public/unstable/dashboard-widgets/${pathParam(widgetId)}` },
+      { name: 'unstable.dashboardWidgets.get', method: 'GET', path: `/api/public/unstable/dashboard-widgets/${pathParam(widgetId, 'widgetId')}` },
       requestOptions,
     );
   }
@@ -18,7 +18,7 @@ export class DashboardWidgets {
   /** `DELETE /api/public/unstable/dashboard-widgets/{widgetId}` */
   delete(widgetId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'unstable.dashboardWidgets.delete', method: 'DELETE', path: `/api/public/unstable/dashboard-widgets/${pathParam(widgetId)}` },
+      { name: 'unstable.dashboardWidgets.delete', method: 'DELETE', path: `/api/public/unstable/dashboard-widgets/${pathParam(widgetId, 'widgetId')}` },
       requestOptions,
     );
   }
@@ -31,7 +31,7 @@ export class Dashboards {
   /** `GET /api/public/unstable/dashboards/{dashboardId}` */
   get(dashboardId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'unstable.dashboards.get', method: 'GET', path: `/api/public/unstable/dashboards/${pathParam(dashboardId)}` },
+      { name: 'unstable.dashboards.get', method: 'GET', path: `/api/public/unstable/dashboards/${pathParam(dashboardId, 'dashboardId')}` },
       requestOptions,
     );
   }
@@ -39,7 +39,7 @@ export class Dashboards {
   /** `DELETE /api/public/unstable/dashboards/{dashboardId}` */
   delete(dashboardId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'unstable.dashboards.delete', method: 'DELETE', path: `/api/public/unstable/dashboards/${pathParam(dashboardId)}` },
+      { name: 'unstable.dashboards.delete', method: 'DELETE', path: `/api/public/unstable/dashboards/${pathParam(dashboardId, 'dashboardId')}` },
       requestOptions,
     );
   }
@@ -55,7 +55,7 @@ export class Dashboards {
       {
         name: 'unstable.dashboards.deletePlacement',
         method: 'DELETE',
-        path: `/api/public/unstable/dashboards/${pathParam(dashboardId)}/placements/${pathParam(placementId)}`,
+        path: `/api/public/unstable/dashboards/${pathParam(dashboardId, 'dashboardId')}/placements/${pathParam(placementId, 'placementId')}`,
       },
       requestOptions,
     );
@@ -77,7 +77,7 @@ export class Skills {
       {
         name: 'unstable.skills.deleteVersion',
         method: 'DELETE',
-        path: `/api/public/unstable/skills/${pathParam(skillName)}/versions/${pathParam(skillVersion)}`,
+        path: `/api/public/unstable/skills/${pathParam(skillName, 'skillName')}/versions/${pathParam(skillVersion, 'skillVersion')}`,
       },
       requestOptions,
     );
