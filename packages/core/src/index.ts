@@ -5,7 +5,8 @@ export { isDefaultExportSpan, KNOWN_LLM_SCOPES, KNOWN_LLM_SCOPE_PREFIXES } from 
 export { resolveCompression, type Compression } from './export/compression.js';
 export { MASK_FAILED, maskValue, type MaskFunction } from './export/mask.js';
 export { ObsAttributes, OBSERVATION_TYPES, type ObservationLevel, type ObservationType } from './attributes.js';
-export { ObsObservation, recordErrorOnSpan, errorMessage } from './tracing/observation.js';
+export { ObsObservation } from './tracing/observation.js';
+export { recordErrorOnSpan, errorMessage } from './tracing/record-error.js';
 export type { ObsSpanAttributes, ObsGenerationAttributes, ObsObservationAttributes } from './tracing/observation-attributes.js';
 export {
   startObservation,

@@ -7,7 +7,7 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ObsClient } from './client/client.js';
 import type { ObsClientOptions } from './client/options.js';
 import { ObsSpanProcessor, type ObsSpanProcessorOptions } from './export/span-processor.js';
-import { settleEndingRequests } from './http/request-observation.js';
+import { settleBeforeFlush } from './flush-barrier.js';
 import { logger } from './logger.js';
 import { installShutdownHooks } from './shutdown-hooks.js';
 import { setObsTracerProvider } from './tracing/tracer.js';
@@ -83,11 +83,11 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     spanProcessor,
     mode,
     async flush() {
-      await settleEndingRequests();
+      await settleBeforeFlush();
       await Promise.all([spanProcessor.forceFlush(), client.flush()]);
     },
     async shutdown() {
-      await settleEndingRequests();
+      await settleBeforeFlush();
       await Promise.all([provider ? provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]);
       if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
       if (mode === 'isolated') setObsTracerProvider(undefined);

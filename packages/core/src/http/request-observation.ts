@@ -3,7 +3,8 @@ import { ObsAttributes } from '../attributes.js';
 import { TextCapture } from '../capture.js';
 import { logger } from '../logger.js';
 import { LATE_ATTRIBUTES_KEY, LateAttributes } from '../tracing/late-attributes.js';
-import { errorMessage, ObsObservation, recordErrorOnSpan } from '../tracing/observation.js';
+import { ObsObservation } from '../tracing/observation.js';
+import { errorMessage, recordErrorOnSpan } from '../tracing/record-error.js';
 import { contextWithAttributes, propagatedAttributesOf } from '../tracing/propagation.js';
 import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
 import { getObsTracer } from '../tracing/tracer.js';
@@ -18,13 +19,7 @@ import {
   type ObsHttpOptions,
 } from './options.js';
 import { redactKeySet } from './redact.js';
-
-const endingRoots = new Set<Promise<void>>();
-
-/** Resolves once every request observation that is waiting to end (for identify) has ended. */
-export async function settleEndingRequests(): Promise<void> {
-  while (endingRoots.size > 0) await Promise.allSettled([...endingRoots]);
-}
+import { holdFlushUntil } from '../flush-barrier.js';
 
 /** How long the end of a request waits for an async `identify` that only started at finish. */
 const IDENTIFY_WAIT_MS = 1000;
@@ -259,8 +254,7 @@ export class RequestObservation<Req = any, Res = any> {
       this.end(init);
     });
     // A flush must not overtake a root that is about to end.
-    endingRoots.add(ending);
-    void ending.finally(() => endingRoots.delete(ending));
+    holdFlushUntil(ending);
   }
 
   private end({ statusCode, aborted }: FinishInit): void {

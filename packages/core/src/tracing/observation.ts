@@ -1,9 +1,24 @@
-import { SpanStatusCode, type Span, type SpanContext, type TimeInput } from '@opentelemetry/api';
+import type { Span, SpanContext, TimeInput } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from '../attributes.js';
 import { logger } from '../logger.js';
 import { type ObsObservationAttributes } from './observation-attributes.js';
 import { safeSpanAttributes } from './hostile-input.js';
-import { startObservation, type StartObservationOptions } from './start.js';
+import { recordErrorOnSpan } from './record-error.js';
+import type { StartObservationOptions } from './start.js';
+
+type StartChild = (name: string, attributes: ObsObservationAttributes | undefined, options: StartObservationOptions) => ObsObservation;
+
+/**
+ * How a child observation is started: `start.ts` provides it when it loads, so that this file
+ * does not import the module that imports it (start.ts makes observations; observations make
+ * children through it).
+ */
+let startChild: StartChild | undefined;
+
+/** @internal Called once by start.ts. */
+export function provideChildStarter(fn: StartChild): void {
+  startChild = fn;
+}
 
 /**
  * One observation: an OpenTelemetry span with obs attributes. Returned by `startObservation`
@@ -53,7 +68,7 @@ export class ObsObservation {
     attributes?: ObsObservationAttributes,
     options?: Omit<StartObservationOptions, 'parentSpanContext'>,
   ): ObsObservation {
-    return startObservation(name, attributes, { ...options, parentSpanContext: this.otelSpan.spanContext() });
+    return startChild!(name, attributes, { ...options, parentSpanContext: this.otelSpan.spanContext() });
   }
 
   /** The span context, e.g. to parent work started elsewhere. */
@@ -65,32 +80,5 @@ export class ObsObservation {
   recordError(error: unknown): this {
     recordErrorOnSpan(this.otelSpan, error);
     return this;
-  }
-}
-
-/** Error recording shared by observations, `observe` and the framework adapters. */
-export function recordErrorOnSpan(span: Span, error: unknown, message?: string): void {
-  try {
-    const msg = message ?? errorMessage(error);
-    span.setAttributes({
-      [ObsAttributes.OBSERVATION_LEVEL]: 'ERROR',
-      [ObsAttributes.OBSERVATION_STATUS_MESSAGE]: msg,
-    });
-    span.setStatus({ code: SpanStatusCode.ERROR, message: msg });
-    if (error instanceof Error) span.recordException(error);
-    else span.recordException({ name: 'Error', message: msg });
-  } catch {
-    // Recording must never throw into the application.
-  }
-}
-
-/** A readable message for any thrown value. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
   }
 }

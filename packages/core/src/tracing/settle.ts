@@ -1,4 +1,5 @@
-import { recordErrorOnSpan, type ObsObservation } from './observation.js';
+import type { ObsObservation } from './observation.js';
+import { recordErrorOnSpan } from './record-error.js';
 
 /** Ends `obs` when a sync value is returned or a thenable settles; errors are recorded. */
 export function endWhenSettled<T>(result: T, obs: ObsObservation, onValue?: (value: unknown) => void): T {

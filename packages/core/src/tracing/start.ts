@@ -2,7 +2,8 @@ import { context, trace, type Context, type SpanContext, type TimeInput } from '
 import { ObsAttributes, OBSERVATION_TYPES, type ObservationType } from '../attributes.js';
 import { logger } from '../logger.js';
 import { IN_OBS_TRACE_KEY } from './context-keys.js';
-import { ObsObservation, recordErrorOnSpan } from './observation.js';
+import { ObsObservation, provideChildStarter } from './observation.js';
+import { recordErrorOnSpan } from './record-error.js';
 import { type ObsObservationAttributes } from './observation-attributes.js';
 import { safeName, safeOptions, safeSpanAttributes } from './hostile-input.js';
 import { endWhenSettled } from './settle.js';
@@ -47,6 +48,8 @@ export function startObservation(
   if (type === 'event') obs.end(options?.startTime ?? (span as { startTime?: TimeInput }).startTime);
   return obs;
 }
+
+provideChildStarter(startObservation);
 
 /**
  * Runs `fn` with a new observation as the active span, so everything started inside nests

@@ -1,6 +1,7 @@
 import { context, type Context } from '@opentelemetry/api';
 import { TextCapture } from '../capture.js';
-import { recordErrorOnSpan, type ObsObservation } from './observation.js';
+import type { ObsObservation } from './observation.js';
+import { recordErrorOnSpan } from './record-error.js';
 
 /** Default cap on what a streamed result keeps for the observation's output. */
 export const DEFAULT_STREAM_CAPTURE_CHARS = 1_000_000;
