@@ -10,6 +10,7 @@ import { StringOutputParser } from '@langchain/core/output_parsers';
 import { RunnableLambda, RunnableMap } from '@langchain/core/runnables';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { Command, MessagesAnnotation, Send, START, StateGraph } from '@langchain/langgraph';
+import { createAgent } from 'langchain';
 import { startActiveObservation } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
 import { describe, expect, it } from 'vitest';
@@ -167,7 +168,25 @@ describe('runs that outlive their root', () => {
 });
 
 describe('what a run is and what it carries', () => {
-  it('a createAgent root (ls_integration, lc_agent_name) is an agent; its descendants are not', async () => {
+  it("langchain v1's createAgent: its root (named after the agent) is an agent, its nodes are not; no positional trace tags", async () => {
+    for (const background of [false, true]) {
+      h.server.reset();
+      const handler = new CallbackHandler({ background });
+      const agent = createAgent({ model: new FakeListChatModel({ responses: ['hello'] }), tools: [], name: 'support' });
+      const result = await agent.invoke({ messages: [{ role: 'user', content: 'hi' }] }, { callbacks: [handler] });
+      expect(result.messages.at(-1)?.content).toBe('hello');
+      const spans = await settle(h);
+      expect(handler.openRuns).toBe(0);
+      const root = one(spans, 'support');
+      expect(root.parentSpanId).toBeUndefined();
+      expect(type(root)).toBe('agent');
+      expect(type(one(spans, 'model_request'))).toBe('chain');
+      expect(type(one(spans, 'FakeListChatModel'))).toBe('generation');
+      for (const s of spans) expect((attr(s, 'obs.trace.tags') as string[] | undefined) ?? []).toEqual([]);
+    }
+  });
+
+  it("a root with createAgent's metadata (ls_integration, lc_agent_name) is an agent; its descendants are not", async () => {
     const handler = new CallbackHandler();
     const step = RunnableLambda.from((x: string) => `${x}!`).withConfig({ runName: 'model_request' });
     const agent = RunnableLambda.from(async (x: string, config) => step.invoke(x, config)).withConfig({
