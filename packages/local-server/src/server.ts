@@ -32,6 +32,7 @@ import type {
   WaitOptions,
 } from './types.js';
 import { VERSION } from './version.js';
+import { Viewer } from './viewer-api.js';
 
 /** Default keys and ids of the local server. */
 export const DEFAULTS = {
@@ -75,6 +76,11 @@ class LocalObsServer implements ObsServer {
   readonly scoreRequests: RecordedRequest[] = [];
 
   private readonly store = new SpanStore();
+  private readonly viewer = new Viewer({
+    spansSince: (from) => this.store.since(from),
+    spansByTrace: (traceId) => this.store.spansByTrace(traceId),
+    scores: () => this.scores,
+  });
   private readonly faults = new FaultQueue();
   private readonly held = new HeldRequests();
   private readonly portControl: PortControl;
@@ -94,6 +100,7 @@ class LocalObsServer implements ObsServer {
     this.projectName = options.projectName ?? DEFAULTS.projectName;
     this.quiet = options.quiet ?? false;
     if (options.onSpans) this.listeners.add(options.onSpans);
+    this.listeners.add((spans) => this.viewer.notify(spans));
     this.http = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => this.internalError(res, err));
     });
@@ -212,6 +219,7 @@ class LocalObsServer implements ObsServer {
     this.scores.length = 0;
     this.scoreRequests.length = 0;
     this.store.clear();
+    this.viewer.reset();
     this.faults.clear();
     this.held.releaseAll();
     this.scoreRule = undefined;
@@ -232,6 +240,8 @@ class LocalObsServer implements ObsServer {
     const target = new URL(req.url ?? '/', 'http://local');
     const path = target.pathname;
     const method = (req.method ?? 'GET').toUpperCase();
+    // The trace viewer's page and reads: not SDK traffic, so neither recorded nor faulted.
+    if (this.viewer.handles(method, path)) return this.viewer.serve(req, res, target);
     const record: RecordedRequest = {
       method,
       path,

@@ -31,6 +31,11 @@ export class SpanStore {
     return this.all.slice();
   }
 
+  /** Spans stored from index `from` on (no copy: read, do not keep), and how many are stored. */
+  since(from: number): { spans: readonly DecodedSpan[]; size: number } {
+    return { spans: from === 0 ? this.all : this.all.slice(from), size: this.all.length };
+  }
+
   /** The spans of one trace, in arrival order. */
   spansByTrace(traceId: string): DecodedSpan[] {
     return this.byTrace.get(traceId.toLowerCase())?.slice() ?? [];
