@@ -1,8 +1,9 @@
 /** Reads an environment variable on runtimes that have `process.env` (not browsers, edge-safe). */
-export function readEnv(name: string): string | undefined {
+export function readEnv(name: string, options?: { raw?: boolean }): string | undefined {
   try {
+    const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
     // Trimmed: a trailing newline from a secret file would otherwise break every request header.
-    const v = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name]?.trim();
+    const v = options?.raw ? value : value?.trim();
     return v === undefined || v === '' ? undefined : v;
   } catch {
     return undefined;

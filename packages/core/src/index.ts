@@ -37,6 +37,8 @@ export { TextCapture, TRUNCATION_MARKER, truncateText } from './capture.js';
 export { safeStringify, toAttributeString } from './serialize.js';
 export { flattenAttributes } from './flatten.js';
 export { logger, setLogger, setLogLevel, type LogLevel, type ObsLogger } from './logger.js';
+export { diagnose, printDiagnosis, type Diagnosis, type DiagnosisCheck, type DiagnoseOptions } from './diagnose.js';
+export { warnMisplacedOptions } from './misplaced-options.js';
 export { SDK_VERSION, SDK_TRACER_NAME } from './version.js';
 export { resolveConnection, type ObsConnectionOptions } from './config.js';
 export * from './http/index.js';

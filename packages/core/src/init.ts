@@ -8,8 +8,9 @@ import { ObsClient } from './client/client.js';
 import type { ObsClientOptions } from './client/options.js';
 import { ObsSpanProcessor, type ObsSpanProcessorOptions } from './export/span-processor.js';
 import { settleBeforeFlush } from './flush-barrier.js';
-import { logger } from './logger.js';
+import { logger, setLogLevel } from './logger.js';
 import { installShutdownHooks } from './shutdown-hooks.js';
+import { reportStartup } from './startup-report.js';
 import { setObsTracerProvider } from './tracing/tracer.js';
 import { SDK_VERSION } from './version.js';
 
@@ -26,6 +27,8 @@ export interface ObsInitOptions extends ObsSpanProcessorOptions {
   spanProcessors?: SpanProcessor[];
   /** Flush on `beforeExit`, SIGTERM and SIGINT; default true. */
   flushOnExit?: boolean;
+  /** Log a diagnosis of the set-up at start and a line per export (same as `OBS_DEBUG=1`). */
+  debug?: boolean;
 }
 
 /** How `initObs` wired obs spans into the process. */
@@ -59,6 +62,7 @@ export function getObsHandle(): ObsHandle | undefined {
  * Never throws: without keys or base URL it warns once and exports nothing.
  */
 export function initObs(options: ObsInitOptions = {}): ObsHandle {
+  if (options.debug) setLogLevel('debug');
   const existing = getObsHandle();
   if (existing) {
     logger.debug('initObs: already initialised, returning the existing handle');
@@ -101,7 +105,7 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     // Bounded, so a black-holed server cannot hold the process past a grace period.
     installShutdownHooks(async () => void (await Promise.all([spanProcessor.flushWithin(), client.flush()])), spanProcessor.shutdownTimeoutMs);
   }
-  logger.info(`initObs: tracing ${mode}${spanProcessor.enabled ? '' : ' (export disabled: missing configuration)'}`);
+  reportStartup({ mode, exporting: spanProcessor.enabled, foreign, options });
   return handle;
 }
 

@@ -1,5 +1,5 @@
 import { context, INVALID_TRACEID } from '@opentelemetry/api';
-import { errorMessage, HttpObserver, initObs, logger } from '@obs/core';
+import { errorMessage, HttpObserver, initObs, logger, warnMisplacedOptions } from '@obs/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ObsExpressOptions } from './options.js';
 import { hookPrototypes } from './prototype-hooks.js';
@@ -13,6 +13,7 @@ import { flushOnServerClose } from './server-close.js';
  * the routes. Sets tracing up itself (from `OBS_*` env and `options.obs`) when nothing has.
  */
 export function obsMiddleware(options: ObsExpressOptions = {}): RequestHandler {
+  warnMisplacedOptions('obsMiddleware', options);
   const adapter = new ExpressObserver(options);
   return function obsMiddleware(req: Request, res: Response, next: NextFunction): void {
     const state = adapter.observe(req, res);

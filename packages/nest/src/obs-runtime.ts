@@ -1,4 +1,4 @@
-import { errorMessage, getObsHandle, initObs, logger, type ObsHandle } from '@obs/core';
+import { errorMessage, getObsHandle, initObs, logger, warnMisplacedOptions, type ObsHandle } from '@obs/core';
 import type { ObsNestOptions } from './options.js';
 import { RequestTracker } from './request-tracker.js';
 
@@ -15,6 +15,7 @@ export class ObsRuntime {
   private closing?: Promise<void>;
 
   constructor(options: ObsNestOptions) {
+    warnMisplacedOptions('ObsModule.forRoot', options);
     const existing = getObsHandle();
     this.handle = existing ?? initObs(options.obs);
     if (!existing) moduleHandles.set(this.handle, { users: 0 });

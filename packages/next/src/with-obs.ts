@@ -1,5 +1,5 @@
 import { context } from '@opentelemetry/api';
-import { HttpObserver, logger, type ObsHandle, type RequestObservation } from '@obs/core';
+import { HttpObserver, logger, warnMisplacedOptions, type ObsHandle, type RequestObservation } from '@obs/core';
 import { controlFlowStatus, markErrorRecorded } from './errors.js';
 import { flushSoon, runAfterResponse } from './flush.js';
 import type { WithObsOptions } from './options.js';
@@ -33,6 +33,7 @@ export function withObs<Req extends Request = Request, Ctx = unknown>(
   handler: (req: Req, ctx: Ctx) => Response | Promise<Response>,
   options: WithObsOptions<Req> = {},
 ): (req: Req, ctx: Ctx) => Promise<Response> {
+  warnMisplacedOptions('withObs', options, (key) => `registerObs({ ${key} }) in instrumentation.ts`);
   let observer: HttpObserver<Req, Response> | undefined;
   return async function obsRouteHandler(req: Req, ctx: Ctx): Promise<Response> {
     if (isBuildPhase()) return handler(req, ctx);

@@ -1,0 +1,32 @@
+/**
+ * What tracing set-up obs found in the process, for the start-up diagnosis: which tracer
+ * provider is registered (Sentry, `@vercel/otel`, a plain `NodeTracerProvider`) and whether an
+ * async context manager is active.
+ */
+import { context, createContextKey, trace, type TracerProvider } from '@opentelemetry/api';
+
+/** A readable name for a registered provider, from its class and its processors' classes. */
+export function describeProvider(provider: TracerProvider | undefined): string {
+  if (!provider) return 'none';
+  const p = provider as { constructor?: { name?: string }; _activeSpanProcessor?: { _spanProcessors?: unknown[] } };
+  const processors = (p._activeSpanProcessor?._spanProcessors ?? []).map((sp) => (sp as { constructor?: { name?: string } })?.constructor?.name ?? '?');
+  const names = [p.constructor?.name ?? 'TracerProvider', ...processors].join(' ');
+  const g = globalThis as { __SENTRY__?: unknown };
+  if (/sentry/i.test(names) || g.__SENTRY__ !== undefined) return `Sentry (${p.constructor?.name ?? 'provider'})`;
+  if (/vercel/i.test(names) || (globalThis as Record<symbol, unknown>)[Symbol.for('@vercel/otel')] !== undefined) return `@vercel/otel (${p.constructor?.name ?? 'provider'})`;
+  const list = processors.length ? ` with ${processors.join(', ')}` : '';
+  return `${p.constructor?.name ?? 'a tracer provider'}${list}`;
+}
+
+/** The globally registered provider behind the API's proxy, if any (the no-op one counts as none). */
+export function globalProvider(): TracerProvider | undefined {
+  const global = trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
+  const delegate = global.getDelegate ? global.getDelegate() : global;
+  return delegate.constructor?.name === 'NoopTracerProvider' ? undefined : delegate;
+}
+
+/** Whether a value set in a context survives `context.with` (an async context manager is active). */
+export function contextManagerActive(): boolean {
+  const key = createContextKey('obs.diagnosis.probe');
+  return context.with(context.active().setValue(key, true), () => context.active().getValue(key) === true);
+}
