@@ -33,6 +33,17 @@ describe('batching', () => {
     await client.shutdown();
   });
 
+  it('at debug level, one line per request with the score count and the answer', async () => {
+    const client = clientFor(server);
+    for (let i = 0; i < 150; i++) client.score.create(score(i));
+    await client.score.flush();
+    expect(logs.filter((l) => l.level === 'debug' && /sent \d+ scores/.test(l.message)).map((l) => l.message)).toEqual([
+      '[obs] sent 100 scores: accepted',
+      '[obs] sent 50 scores: accepted',
+    ]);
+    await client.shutdown();
+  });
+
   it('waits for flushAt before sending, and sends the rest after flushInterval', async () => {
     const client = clientFor(server, { flushAt: 5, flushInterval: 0.15 });
     for (let i = 0; i < 7; i++) client.score.create(score(i));

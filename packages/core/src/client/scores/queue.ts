@@ -157,12 +157,14 @@ export class ScoreQueue {
       for (let attempt = 0; ; attempt++) {
         try {
           const res = await this.options.send(scores);
+          logger.debug(`sent ${scores.length} scores: ${isPartialResult(res) ? `HTTP 207, ${scores.length - res.rejected} of ${scores.length} accepted` : 'accepted'}`);
           if (isPartialResult(res) && res.rejected > 0) {
             logger.error(`Obs rejected ${res.rejected} of ${scores.length} scores in batch: ${summarize(res.errors, 2000)}`);
           }
           this.outage.delivered(scores.length, this.queue.length === 0 && this.retrying === 0);
           return;
         } catch (err) {
+          logger.debug(`sent ${scores.length} scores: ${describeError(err)}`);
           const now = Date.now();
           // No budget (the browser client): the transport's retries were all there is.
           if (!isRetryableFailure(err) || budgetMs === 0) {
