@@ -26,6 +26,8 @@ export async function experimentForFile(): Promise<ExperimentFixture> {
     backoff: { initialDelayMs: 5, maxDelayMs: 20 },
   });
   const fixture: ExperimentFixture = { server, client, logs: captureLogs() };
+  // Long runs print progress to stderr by default: keep the test output clean.
+  client.experiment.progressStream = { write: () => true, isTTY: false };
   afterEach(() => {
     fixture.logs.length = 0;
   });

@@ -108,6 +108,19 @@ describe('client.experiment.run on local data', () => {
     expect(text).toContain(result.experimentUrl!);
   });
 
+  it('each item is its own trace even when the run starts inside an active observation', async () => {
+    const result = await startActiveObservation('request', () =>
+      client.experiment.run({ name: 'inside', data: [{ input: 1 }, { input: 2 }], task: (i) => i.input }),
+    );
+    const [request] = await server.waitFor(() => (server.spansByName('request').length ? server.spansByName('request') : undefined));
+    expect(roots(server)).toHaveLength(2);
+    for (const root of roots(server)) {
+      expect(root.parentSpanId).toBeUndefined();
+      expect(root.traceId).not.toBe(request.traceId);
+    }
+    expect(new Set(result.itemResults.map((r) => r.traceId)).size).toBe(2);
+  });
+
   it('local-data runs get a random experiment id and a default run name', async () => {
     const a = await client.experiment.run({ name: 'same', data: [{ input: 1 }], task: (i) => i.input });
     const b = await client.experiment.run({ name: 'same', data: [{ input: 1 }], task: (i) => i.input });
@@ -207,6 +220,7 @@ describe('client.experiment.run on local data', () => {
   it('reports progress: onProgress after each item, plain lines off a terminal, one updating line on one', async () => {
     const seen: Array<[number, number, number]> = [];
     const plain: string[] = [];
+    const quiet = client.experiment.progressStream;
     client.experiment.progressStream = { write: (s: string) => void plain.push(s), isTTY: false };
     try {
       await client.experiment.run({
@@ -231,20 +245,25 @@ describe('client.experiment.run on local data', () => {
 
       const tty: string[] = [];
       client.experiment.progressStream = { write: (s: string) => void tty.push(s), isTTY: true };
-      await client.experiment.run({ name: 'progress', runName: 'p2', data: [{ input: 1 }, { input: 2 }, { input: 3 }], maxConcurrency: 1, task: (i) => i.input });
+      await client.experiment.run({ name: 'progress', runName: 'p2', data: [{ input: 1 }, { input: 2 }, { input: 3 }], maxConcurrency: 1, showProgress: true, task: (i) => i.input });
       expect(tty).toEqual([
         '\r\x1b[2Kexperiment "p2": 1/3 items',
         '\r\x1b[2Kexperiment "p2": 2/3 items',
         '\r\x1b[2Kexperiment "p2": 3/3 items\n',
       ]);
 
-      // Off a terminal progress is only shown when asked.
+      // Long runs (10 items or more) show progress by default; shorter ones only when asked.
       plain.length = 0;
       client.experiment.progressStream = { write: (s: string) => void plain.push(s), isTTY: false };
-      await client.experiment.run({ name: 'progress', data: [{ input: 1 }], task: (i) => i.input });
+      await client.experiment.run({ name: 'progress', runName: 'p3', data: Array.from({ length: 9 }, (_, i) => ({ input: i })), task: (i) => i.input });
+      expect(plain).toEqual([]);
+      await client.experiment.run({ name: 'progress', runName: 'p4', data: Array.from({ length: 10 }, (_, i) => ({ input: i })), task: (i) => i.input });
+      expect(plain).toHaveLength(10);
+      plain.length = 0;
+      await client.experiment.run({ name: 'progress', data: Array.from({ length: 30 }, (_, i) => ({ input: i })), showProgress: false, task: (i) => i.input });
       expect(plain).toEqual([]);
     } finally {
-      client.experiment.progressStream = undefined;
+      client.experiment.progressStream = quiet;
     }
   });
 });

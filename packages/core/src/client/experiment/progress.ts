@@ -13,6 +13,9 @@ function stderr(): ProgressStream | undefined {
   return (globalThis as { process?: { stderr?: ProgressStream } }).process?.stderr;
 }
 
+/** Runs of at least this many items show progress unless `showProgress: false`. */
+export const LONG_RUN_ITEMS = 10;
+
 /** Reports progress after each finished item; never throws into the run. */
 export class ProgressReporter {
   private completed = 0;
@@ -30,7 +33,7 @@ export class ProgressReporter {
     stream: ProgressStream | undefined = stderr(),
   ) {
     this.tty = stream?.isTTY === true;
-    this.stream = (show ?? this.tty) && total > 0 ? stream : undefined;
+    this.stream = (show ?? total >= LONG_RUN_ITEMS) && total > 0 ? stream : undefined;
     this.every = Math.max(1, Math.ceil(total / 10));
   }
 

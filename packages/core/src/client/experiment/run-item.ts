@@ -1,5 +1,5 @@
 /** One item of a run: its `experiment-item-run` root observation, the task inside it, then its evaluators and scores. */
-import { context, isSpanContextValid, type Attributes } from '@opentelemetry/api';
+import { context, isSpanContextValid, trace, type Attributes } from '@opentelemetry/api';
 import { ObsAttributes } from '../../attributes.js';
 import { logger } from '../../logger.js';
 import { toAttributeString } from '../../serialize.js';
@@ -58,7 +58,9 @@ function experimentAttributes<Item extends ExperimentDataItem>(s: ItemRunSetting
  * (its evaluators are not run); an evaluator that throws is logged with its name and skipped.
  */
 export async function runItem<Item extends ExperimentDataItem>(s: ItemRunSettings<Item>, item: Item, index: number): Promise<ExperimentItemResult<Item>> {
-  const root = startObservation(ITEM_ROOT_NAME, { input: item?.input });
+  // Each item is its own trace, even when the run starts inside a request's span; propagated
+  // attributes (propagateAttributes) still apply.
+  const root = startObservation(ITEM_ROOT_NAME, { input: item?.input }, { parentContext: trace.deleteSpan(context.active()) });
   if (!isSpanContextValid(root.spanContext())) {
     logger.warnOnce('experiment-no-tracing', 'experiment: tracing is not set up (call initObs() first): items are not traced and their scores have no trace');
   }

@@ -82,8 +82,8 @@ export interface RunExperimentParams<Item extends ExperimentDataItem = Experimen
   /** Called after each finished item (errors in it are logged and ignored). */
   onProgress?: (progress: ExperimentProgress) => void;
   /**
-   * Progress on stderr: one updating line on a terminal, plain lines otherwise. Default: on when
-   * stderr is a terminal.
+   * Progress on stderr: one updating line on a terminal, a plain line every 10% otherwise.
+   * Default: on for runs of 10 items or more.
    */
   showProgress?: boolean;
   /** The dataset version the items were read at (`dataset.get(name, { version })` sets it). */
