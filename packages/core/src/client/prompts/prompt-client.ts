@@ -32,6 +32,8 @@ abstract class BasePromptClient {
   readonly tags: string[];
   /** `true` when `prompt.get` could not read the prompt and used its `fallback`; such a prompt is never linked to generations. */
   readonly isFallback: boolean;
+  abstract readonly type: 'text' | 'chat';
+  abstract readonly prompt: string | ChatPromptEntry[];
 
   protected constructor(record: PromptRecord, isFallback: boolean) {
     this.name = record.name;
@@ -40,6 +42,12 @@ abstract class BasePromptClient {
     this.labels = Array.isArray(record.labels) ? record.labels : [];
     this.tags = Array.isArray(record.tags) ? record.tags : [];
     this.isFallback = isFallback;
+  }
+
+  /** The prompt as plain data (what `JSON.stringify(prompt)` writes). */
+  toJSON(): PromptJson {
+    const { name, version, type, prompt, config, labels, tags, isFallback } = this;
+    return { name, version, type, prompt, config, labels, tags, isFallback };
   }
 }
 
@@ -61,10 +69,6 @@ export class TextPromptClient extends BasePromptClient {
   /** The text for `PromptTemplate.fromTemplate` (`{{x}}` -> `{x}`, other braces escaped). */
   getLangchainPrompt(): string {
     return toLangchainTemplate(this.prompt);
-  }
-
-  toJSON(): PromptJson {
-    return { name: this.name, version: this.version, type: this.type, prompt: this.prompt, config: this.config, labels: this.labels, tags: this.tags, isFallback: this.isFallback };
   }
 }
 
@@ -104,10 +108,6 @@ export class ChatPromptClient extends BasePromptClient {
     return this.prompt.map((entry): LangchainMessageTemplate =>
       isPlaceholder(entry) ? ['placeholder', `{${entry.name}}`] : [entry.role, toLangchainTemplate(String(entry.content))],
     );
-  }
-
-  toJSON(): PromptJson {
-    return { name: this.name, version: this.version, type: this.type, prompt: this.prompt, config: this.config, labels: this.labels, tags: this.tags, isFallback: this.isFallback };
   }
 }
 
