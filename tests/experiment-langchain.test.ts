@@ -31,7 +31,11 @@ describe('an experiment whose task is a LangChain chain', () => {
     for (const [country, capital] of rows) await client.dataset.createItem({ datasetName: 'capitals', input: { country }, expectedOutput: capital });
     const dataset = await client.dataset.get('capitals');
 
-    const chain = ChatPromptTemplate.fromMessages([['human', 'Capital of {country}?']])
+    // A managed prompt, linked to the generation through LangChain metadata.
+    await client.prompt.create({ type: 'chat', name: 'capital', labels: ['production'], prompt: [{ role: 'user', content: 'Capital of {{country}}?' }] });
+    const prompt = await client.prompt.get('capital', { type: 'chat' });
+    const chain = ChatPromptTemplate.fromMessages(prompt.getLangchainPrompt())
+      .withConfig({ metadata: { obsPrompt: prompt } })
       .pipe(new FakeListChatModel({ responses: ['Paris', 'Tokyo', 'Lima', 'Valparaiso'] }))
       .pipe(new StringOutputParser());
     const result = await dataset.runExperiment({
@@ -53,6 +57,9 @@ describe('an experiment whose task is a LangChain chain', () => {
       expect(chainRoot, 'the chain nests under the item root').toBeDefined();
       const generation = spans.find((s) => s.attributes['obs.observation.type'] === 'generation');
       expect(generation, 'the fake model is a generation in the item trace').toBeDefined();
+      expect(generation!.attributes['obs.observation.prompt.name']).toBe('capital');
+      expect(generation!.attributes['obs.observation.prompt.version']).toBe(1);
+      expect(generation!.attributes['obs.observation.input']).toContain(`Capital of ${(r.item.input as { country: string }).country}?`);
       expect(spans.every((s) => s === root || s.parentSpanId !== undefined)).toBe(true);
     }
     expect(server.scores.filter((s) => s['name'] === 'exact')).toHaveLength(4);

@@ -30,7 +30,9 @@ await client.prompt.create({
 });
 const prompt = await client.prompt.get('capital-question', { type: 'chat' });
 const model = new FakeListChatModel({ responses: ['Paris', 'Tokyo', 'Lima', 'Sydney'] });
-const chain = ChatPromptTemplate.fromMessages(prompt.getLangchainPrompt()).pipe(model).pipe(new StringOutputParser());
+// `obsPrompt` links the generation to this prompt version (skipped for a fallback prompt).
+const template = ChatPromptTemplate.fromMessages(prompt.getLangchainPrompt()).withConfig({ metadata: { obsPrompt: prompt } });
+const chain = template.pipe(model).pipe(new StringOutputParser());
 
 // 3. The experiment: one trace per item, the chain nested inside, scores per item and per run.
 const dataset = await client.dataset.get('capitals');
