@@ -46,9 +46,9 @@ function experimentAttributes<Item extends ExperimentDataItem>(s: ItemRunSetting
   set(attrs, ObsAttributes.EXPERIMENT_DESCRIPTION, s.description);
   set(attrs, ObsAttributes.EXPERIMENT_METADATA, s.metadata);
   set(attrs, ObsAttributes.EXPERIMENT_DATASET_ID, s.datasetId);
-  if (s.datasetId !== undefined) set(attrs, ObsAttributes.EXPERIMENT_ITEM_ID, item.id);
-  set(attrs, ObsAttributes.EXPERIMENT_ITEM_EXPECTED_OUTPUT, item.expectedOutput);
-  set(attrs, ObsAttributes.EXPERIMENT_ITEM_METADATA, item.metadata);
+  if (s.datasetId !== undefined) set(attrs, ObsAttributes.EXPERIMENT_ITEM_ID, item?.id);
+  set(attrs, ObsAttributes.EXPERIMENT_ITEM_EXPECTED_OUTPUT, item?.expectedOutput);
+  set(attrs, ObsAttributes.EXPERIMENT_ITEM_METADATA, item?.metadata);
   set(attrs, ObsAttributes.EXPERIMENT_ITEM_VERSION, s.datasetVersion);
   return attrs;
 }
