@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ObsClient } from '../../src/client/client.js';
 import { startObservation } from '../../src/tracing/start.js';
-import { attr, tracingForFile } from './harness.js';
+import { attr, captureLogs, restoreLogger, tracingForFile, warnings } from './harness.js';
 
 const { server, tracing } = await tracingForFile();
 
@@ -11,7 +11,9 @@ describe('linking prompts to generations', () => {
     const client = new ObsClient({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey });
     await client.api.prompts.create({ name: 'linked', prompt: 'Hi {{x}}', labels: ['production'] });
     const prompt = await client.prompt.get('linked');
-    const fallback = await client.prompt.get('absent', { fallback: 'Hi' });
+    const logs = captureLogs();
+    const fallback = await client.prompt.get('absent', { fallback: 'Hi' }).finally(restoreLogger);
+    expect(warnings(logs)).toHaveLength(1);
     startObservation('with-prompt', { prompt }, { asType: 'generation' }).end();
     startObservation('with-fallback', { prompt: fallback }, { asType: 'generation' }).end();
     await tracing.flush();
