@@ -3,6 +3,9 @@
  */
 import type { ReceivedScore, ScoreRule } from './types.js';
 
+/** Scores one `POST /api/public/scores` may carry (contract 8); more is a 400. */
+export const MAX_SCORES_PER_BATCH = 100;
+
 /** One rejected score, as sent back in a 207 answer. */
 export interface ScoreError {
   index: number;

@@ -19,7 +19,8 @@ import {
 import { matchesFilters, parseFilter, spanToObservation } from './observations.js';
 import { decodeOtlpJson } from './otlp-json-decode.js';
 import { decodeOtlpProtobuf } from './otlp-proto-decode.js';
-import { processScoreBatch } from './scores.js';
+import { ServerResources } from './resources.js';
+import { MAX_SCORES_PER_BATCH, processScoreBatch } from './scores.js';
 import { SpanStore } from './span-store.js';
 import type {
   DecodedSpan,
@@ -91,6 +92,15 @@ class LocalObsServer implements ObsServer {
   private readonly closing = new AbortController();
   private readonly records = new WeakMap<ServerResponse, RecordedRequest>();
   private scoreRule: ScoreRule | undefined;
+  private readonly resources = new ServerResources({
+    spans: () => this.store.spans(),
+    deleteTraces: (ids) => {
+      this.store.deleteTraces(ids);
+      const gone = new Set(ids);
+      const kept = this.scores.filter((s) => !gone.has(String(s['traceId']).toLowerCase()));
+      this.scores.splice(0, this.scores.length, ...kept);
+    },
+  });
   private closePromise: Promise<void> | undefined;
 
   constructor(options: ObsServerOptions) {
@@ -223,6 +233,7 @@ class LocalObsServer implements ObsServer {
     this.faults.clear();
     this.held.releaseAll();
     this.scoreRule = undefined;
+    this.resources.clear();
   }
 
   close(): Promise<void> {
@@ -346,6 +357,8 @@ class LocalObsServer implements ObsServer {
     }
     if (method === 'GET' && path === '/api/public/v2/observations') return this.listObservations(record, res);
     if (method === 'GET' && path === '/api/public/v3/scores') return this.listScores(record, res);
+    const resource = this.resources.route(record);
+    if (resource) return this.answer(record, res, resource.status, resource.body);
     this.answer(record, res, 200, { ok: true, method, path, query: record.query, body: record.json ?? null });
   }
 
@@ -389,6 +402,9 @@ class LocalObsServer implements ObsServer {
     if (!Array.isArray(record.json)) {
       return this.answer(record, res, 400, { message: 'body must be a JSON array of scores' });
     }
+    if (record.json.length > MAX_SCORES_PER_BATCH) {
+      return this.answer(record, res, 400, { message: `at most ${MAX_SCORES_PER_BATCH} scores per request, got ${record.json.length}` });
+    }
     const { accepted, errors } = processScoreBatch(record.json, this.scoreRule, record.receivedAt);
     this.scores.push(...accepted);
     if (errors.length === 0) return this.answer(record, res, 200, { accepted: accepted.length });
@@ -427,7 +443,7 @@ class LocalObsServer implements ObsServer {
 
   private listScores(record: RecordedRequest, res: ServerResponse): void {
     const q = record.query;
-    const keys = ['id', 'traceId', 'observationId', 'sessionId', 'name'] as const;
+    const keys = ['id', 'traceId', 'observationId', 'sessionId', 'datasetRunId', 'name'] as const;
     const data = this.scores.filter((score) =>
       keys.every((key) => {
         const wanted = q[key];

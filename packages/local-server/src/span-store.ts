@@ -55,6 +55,17 @@ export class SpanStore {
     return [...this.byTrace.keys()];
   }
 
+  /** Forgets the spans of these traces; returns how many spans went. */
+  deleteTraces(traceIds: readonly string[]): number {
+    const gone = new Set(traceIds.map((id) => id.toLowerCase()));
+    const before = this.all.length;
+    for (const id of gone) this.byTrace.delete(id);
+    const kept = this.all.filter((s) => !gone.has(s.traceId));
+    this.all.length = 0;
+    this.all.push(...kept);
+    return before - kept.length;
+  }
+
   /** Forgets every span. */
   clear(): void {
     this.all.length = 0;

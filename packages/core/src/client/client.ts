@@ -3,6 +3,7 @@ import { basicAuth, sdkHeaders } from '../config.js';
 import { logger } from '../logger.js';
 import { SDK_VERSION } from '../version.js';
 import { ObsApiClient } from './api/client.js';
+import { ExperimentManager } from './experiment/manager.js';
 import { DatasetManager } from './managers/dataset.js';
 import { MediaManager } from './managers/media.js';
 import { PromptManager } from './managers/prompt.js';
@@ -12,7 +13,8 @@ import { ScoreQueue } from './scores/queue.js';
 import { describeError } from './util/describe.js';
 
 /**
- * The obs client: the public API (`api`), batched scores (`score`), prompts, datasets and media.
+ * The obs client: the public API (`api`), batched scores (`score`), prompts, datasets,
+ * experiments and media.
  *
  * Without keys or base URL it logs one warning and never throws: scores are dropped, API calls
  * reject with an `ObsApiError` saying what is missing, URL helpers resolve `undefined`.
@@ -25,8 +27,10 @@ export class ObsClient {
   readonly score: ScoreManager;
   /** Prompt versions. */
   readonly prompt: PromptManager;
-  /** Datasets with their items. */
+  /** Datasets with their items; `dataset.get(...).runExperiment(...)` runs an experiment on one. */
   readonly dataset: DatasetManager;
+  /** Experiments on local data (`run`) and their deletion (`delete`). */
+  readonly experiment: ExperimentManager;
   /** Media references. */
   readonly media: MediaManager;
 
@@ -74,7 +78,8 @@ export class ObsClient {
       : undefined;
     this.score = new ScoreManager({ queue, environment: settings.environment });
     this.prompt = new PromptManager(this.api);
-    this.dataset = new DatasetManager(this.api);
+    this.experiment = new ExperimentManager(this);
+    this.dataset = new DatasetManager(this.api, this.experiment);
     this.media = new MediaManager(this.api, settings.fetch);
   }
 

@@ -4,6 +4,20 @@ export * from './api/index.js';
 export { MAX_SCORE_BATCH_SIZE } from './scores/queue.js';
 export type { ScoreManager } from './scores/manager.js';
 export type { ScoreBody, ScoreTarget, TargetedScoreBody } from './scores/types.js';
-export type { PromptManager, GetPromptOptions, UpdatePromptParams } from './managers/prompt.js';
+export { DEFAULT_PROMPT_CACHE_TTL_SECONDS, type PromptManager, type GetPromptOptions, type UpdatePromptParams } from './managers/prompt.js';
+export {
+  TextPromptClient,
+  ChatPromptClient,
+  type PromptClient,
+  type ChatPromptEntry,
+  type LangchainMessageTemplate,
+  type PromptJson,
+} from './prompts/prompt-client.js';
 export type { DatasetManager, Dataset, GetDatasetOptions } from './managers/dataset.js';
+export type { ExperimentManager } from './experiment/manager.js';
+export type * from './experiment/types.js';
+export type { DeleteExperimentParams, DeleteExperimentResult } from './experiment/delete.js';
+export { DEFAULT_MAX_CONCURRENCY } from './experiment/validate-params.js';
+export { ITEM_ROOT_NAME as EXPERIMENT_ITEM_ROOT_NAME } from './experiment/run-item.js';
+export { cursorPages, cursorItems, type CursorPageFetcher } from './api/paging.js';
 export type { MediaManager, ResolveMediaReferencesParams } from './managers/media.js';

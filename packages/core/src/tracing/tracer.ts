@@ -26,3 +26,14 @@ function delegateOf(provider: TracerProvider): TracerProvider {
   const proxy = provider as TracerProvider & { getDelegate?: () => TracerProvider };
   return proxy.getDelegate ? proxy.getDelegate() : provider;
 }
+
+/**
+ * Exports every ended obs span now: the provider obs spans go to (`forceFlush` runs each of its
+ * processors, `ObsSpanProcessor` included). Resolves at once when there is no SDK provider.
+ */
+export async function flushObsSpans(): Promise<void> {
+  const provider = ((globalThis as Slot)[PROVIDER_SLOT] ?? delegateOf(trace.getTracerProvider())) as TracerProvider & {
+    forceFlush?: () => Promise<void>;
+  };
+  await provider.forceFlush?.();
+}

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ObsApiClient } from '../../src/client/api/client.js';
 import { ObsApiError, ObsApiTimeoutError } from '../../src/client/api/core/errors.js';
 import { clientFor, clientServerForFile, timedFetch } from './helpers.js';
@@ -86,6 +86,12 @@ describe('contract 4.2: the 41 placeholder methods', () => {
     const { args, path } = paramsOf(template);
     for (const call of [() => methodOf(api, method)(...args), () => methodOf(api, method)(...args, {}, { timeoutInSeconds: 5, maxRetries: 0 })]) {
       server.reset();
+      // The local server stores datasets and items: the ones these calls name must exist.
+      if (method.startsWith('dataset')) {
+        await api.datasets.create({ name: args[0]! });
+        await api.datasetItems.create({ datasetName: args[0]!, id: args[0]! });
+        server.requests.length = 0;
+      }
       await call();
       expect(server.requests).toHaveLength(1);
       const req = server.requests[0]!;
@@ -99,13 +105,22 @@ describe('contract 4.2: the 41 placeholder methods', () => {
   });
 
   it('ignores requestOptions passed in the old position from plain JavaScript', async () => {
+    await api.datasets.create({ name: 'x' });
     server.injectFault({ path: '/api/public/v2/datasets/x', delayMs: 300 });
     const js = api.datasets.get as unknown as (name: string, opts: unknown) => Promise<unknown>;
-    await expect(js.call(api.datasets, 'x', { timeoutInSeconds: 0.05 })).resolves.toMatchObject({ ok: true });
+    await expect(js.call(api.datasets, 'x', { timeoutInSeconds: 0.05 })).resolves.toMatchObject({ name: 'x' });
   });
 });
 
 describe('other methods', () => {
+  // The resources these calls name exist on the local server; only the calls under test are counted.
+  beforeEach(async () => {
+    await api.datasets.create({ name: 'ds' });
+    await api.prompts.create({ name: 'my/prompt', prompt: 'hi', labels: ['production'] });
+    await api.prompts.create({ name: 'p', prompt: 'v1' });
+    await api.prompts.create({ name: 'p', prompt: 'v2' });
+    server.requests.length = 0;
+  });
   it('scores.create posts an array and returns the batch answer', async () => {
     const res = await api.scores.create([{ traceId: 't', name: 'n', value: 1, id: 's1' }]);
     expect(res).toEqual({ accepted: 1 });

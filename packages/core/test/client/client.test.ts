@@ -125,6 +125,8 @@ describe('ObsClient without keys or base URL', () => {
 describe('managers', () => {
   it('prompt.get / create / update go through api.prompts and api.promptVersion', async () => {
     const client = clientFor(server);
+    for (const v of [1, 2, 3]) await client.api.prompts.create({ name: 'greeting', prompt: `Hi {{name}} v${v}` });
+    server.requests.length = 0;
     await client.prompt.get('greeting', { version: 3 });
     await client.prompt.create({ name: 'greeting', prompt: 'Hi {{name}}', labels: ['staging'] });
     await client.prompt.update({ name: 'greeting', version: 3, newLabels: ['production'] });
@@ -162,9 +164,11 @@ describe('managers', () => {
 
   it('dataset.get and createItem hit the dataset endpoints of the real server', async () => {
     const client = clientFor(server);
+    await client.api.datasets.create({ name: 'qa' });
+    server.requests.length = 0;
     await client.dataset.createItem({ datasetName: 'qa', input: { q: 1 } });
     const dataset = await client.dataset.get('qa');
-    expect(dataset.items).toEqual([]);
+    expect(dataset.items.map((i) => i.input)).toEqual([{ q: 1 }]);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /api/public/dataset-items',
       'GET /api/public/v2/datasets/qa',

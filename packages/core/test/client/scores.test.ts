@@ -342,6 +342,24 @@ describe('targets', () => {
     await client.shutdown();
   });
 
+  it('a run-level score targets an experiment with datasetRunId alone; observation scores never carry one', async () => {
+    const client = clientFor(server, { flushAt: 1000 });
+    client.score.create({ datasetRunId: 'run-1', name: 'avg_accuracy', value: 0.75, comment: 'mean of 4' });
+    client.score.create({ datasetRunId: '', name: 'empty', value: 1 });
+    client.score.trace({ traceId: TRACE_ID }, { name: 'item', value: 1, datasetRunId: 'sneaked-in' } as never);
+    await client.score.flush();
+    expect(server.scores).toHaveLength(2);
+    expect(server.scores[0]).toMatchObject({ datasetRunId: 'run-1', name: 'avg_accuracy', value: 0.75, comment: 'mean of 4' });
+    expect(server.scores[0]).not.toHaveProperty('traceId');
+    expect(server.scores[1]).toMatchObject({ traceId: TRACE_ID, name: 'item' });
+    expect(server.scores[1]).not.toHaveProperty('datasetRunId');
+    expect(messages(logs, 'error')).toEqual(['Obs dropped an invalid score: datasetRunId must be a non-empty string']);
+    client.score.create({ name: 'nothing', value: 1 });
+    await client.score.flush();
+    expect(messages(logs, 'error')[1]).toBe('Obs dropped an invalid score: a score needs a target: traceId, sessionId or datasetRunId');
+    await client.shutdown();
+  });
+
   it('sends a snapshot: changing the body after create() changes nothing', async () => {
     const client = clientFor(server, { flushAt: 1000 });
     const metadata = { step: 1 };

@@ -10,6 +10,10 @@ import {
   type Dataset,
   type DatasetItem,
   type ExperimentItem,
+  type ExperimentResult,
+  type ChatPromptClient,
+  type TextPromptClient,
+  cursorItems,
 } from '../../src/client/index.js';
 
 export async function validUsage(): Promise<void> {
@@ -74,6 +78,36 @@ export async function validUsage(): Promise<void> {
   void [dataset.id, dataset.createdAt, items];
   await client.dataset.createItem({ datasetName: 'd', input: 1, expectedOutput: 2 });
   await client.media.resolveReferences({ obj: { a: 'x' }, resolveWith: 'base64DataUri' });
+
+  // Experiments (contract 4.6), run-level scores, deletion, cursor paging.
+  const run: ExperimentResult<DatasetItem> = await dataset.runExperiment({
+    name: 'n',
+    runName: 'r',
+    datasetVersion: new Date(),
+    task: (item) => item.input,
+    evaluators: [({ output, expectedOutput }) => ({ name: 'exact', value: output === expectedOutput })],
+    runEvaluators: [({ itemResults }) => [{ name: 'count', value: itemResults.length, dataType: 'NUMERIC' }]],
+    maxConcurrency: 5,
+    onProgress: ({ completed, total }) => void [completed, total],
+  });
+  const summary: string = run.format({ includeItemResults: true });
+  const firstTrace: string | undefined = run.itemResults[0]?.traceId;
+  void [summary, firstTrace, run.experimentId, run.experimentUrl, run.runEvaluations];
+  const local = await client.experiment.run({ name: 'local', data: [{ input: 'q', expectedOutput: 'a' }], task: async (item) => String(item.input) });
+  void local.itemResults[0]?.error;
+  const deleted = await client.experiment.delete({ experimentName: 'r' });
+  void deleted.deletedTraceIds.length;
+  client.score.create({ datasetRunId: run.experimentId, name: 'avg', value: 0.5 });
+  for await (const item of cursorItems((c) => client.api.experiments.listItems({ experimentName: 'r', cursor: c }))) void item.traceId;
+  await client.dataset.get('d', { version: '2026-01-01T00:00:00Z' });
+
+  // Prompt objects: the overloads narrow by `type`.
+  const text: TextPromptClient = await client.prompt.get('p', { fallback: 'Hi {{x}}', cacheTtlSeconds: 0 });
+  const compiledText: string = text.compile({ x: 1 });
+  const chat: ChatPromptClient = await client.prompt.get('c', { type: 'chat' });
+  const compiledChat = chat.compile({ x: 1 }, { history: [{ role: 'user', content: 'hi' }] });
+  const lc: Array<[string, string]> = chat.getLangchainPrompt();
+  void [compiledText, compiledChat, lc, text.toJSON().isFallback, text.getLangchainPrompt()];
 
   const projectId: string | undefined = await client.getProjectId();
   const urls: Array<string | undefined> = [await client.getExperimentUrl('e'), await client.getTraceUrl('t')];

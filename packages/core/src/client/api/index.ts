@@ -3,7 +3,7 @@ export { ObsApiError, ObsApiTimeoutError } from './core/errors.js';
 export type { BackoffOptions } from '../../retry.js';
 export type { EmptyRequest, RequestOptions } from './core/types.js';
 export type { GetScoresRequest } from './resources/scores.js';
-export type { DeleteTracesRequest } from './resources/trace.js';
+export { MAX_TRACE_IDS_PER_DELETE, type DeleteTracesRequest } from './resources/trace.js';
 export type { ListDatasetsRequest } from './resources/datasets.js';
 export type { ListDatasetItemsRequest } from './resources/datasetItems.js';
 export type { GetObservationsRequest, ObservationFieldGroup } from './resources/observations.js';

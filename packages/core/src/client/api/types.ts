@@ -30,6 +30,8 @@ export interface CreateScoreRequest {
   traceId?: string;
   observationId?: string;
   sessionId?: string;
+  /** A run-level score: the experiment (dataset run) it rates. */
+  datasetRunId?: string;
   name: string;
   value: number | string;
   dataType?: ScoreDataType;
@@ -187,12 +189,18 @@ export interface ChatMessage {
   [key: string]: unknown;
 }
 
+/** A slot in a chat prompt that `compile(_, placeholders)` fills with a list of messages. */
+export interface ChatPlaceholder {
+  type: 'placeholder';
+  name: string;
+}
+
 /** A prompt version. */
 export interface PromptRecord {
   name: string;
   version: number;
   type: 'text' | 'chat';
-  prompt: string | ChatMessage[];
+  prompt: string | Array<ChatMessage | ChatPlaceholder>;
   config?: unknown;
   labels?: string[];
   tags?: string[];
@@ -202,7 +210,7 @@ export interface PromptRecord {
 /** Body of `prompts.create`. */
 export type CreatePromptRequest =
   | { type?: 'text'; name: string; prompt: string; config?: unknown; labels?: string[]; tags?: string[]; commitMessage?: string }
-  | { type: 'chat'; name: string; prompt: ChatMessage[]; config?: unknown; labels?: string[]; tags?: string[]; commitMessage?: string };
+  | { type: 'chat'; name: string; prompt: Array<ChatMessage | ChatPlaceholder>; config?: unknown; labels?: string[]; tags?: string[]; commitMessage?: string };
 
 /** Answer of a delete: usually `{ message }`, nothing for a 204. */
 export type DeleteResponse = ApiRecord | undefined;

@@ -1,38 +1,67 @@
 import type { ObsApiClient } from '../api/client.js';
 import type { RequestOptions } from '../api/core/types.js';
 import type { CreateDatasetItemRequest, DatasetItem, DatasetRecord } from '../api/types.js';
+import type { ExperimentManager } from '../experiment/manager.js';
+import type { ExperimentResult, RunExperimentParams } from '../experiment/types.js';
 
 /** A dataset with all its items (contract 2.4): `items` is a plain array, items have no `link()`. */
 export interface Dataset extends DatasetRecord {
   items: DatasetItem[];
+  /** The version the items were read at, when `dataset.get` was given one (ISO time). */
+  version?: string;
+  /**
+   * Runs `task` over the items with evaluators (contract 4.6). The experiment id is
+   * deterministic for (project, dataset, run name); with a version, every item's root carries
+   * `obs.experiment.item.version`.
+   */
+  runExperiment(params: RunExperimentParams<DatasetItem>): Promise<ExperimentResult<DatasetItem>>;
 }
 
 /** Options of `dataset.get`. */
 export interface GetDatasetOptions {
-  /** Items fetched per page; default 50. */
+  /** The dataset as it was at this time (sent as `version`); default: its current items. */
+  version?: string | Date;
+  /** Items fetched per page; default 50 (the server may cap it). */
   fetchItemsPageSize?: number;
   requestOptions?: RequestOptions;
 }
 
+/** Upper bound on pages, so a server that never says "last page" cannot loop forever. */
+const MAX_PAGES = 100_000;
+
 /** `client.dataset`: datasets with their items (replaces `getDataset`, `createDatasetItem`). */
 export class DatasetManager {
-  constructor(private readonly api: ObsApiClient) {}
+  constructor(
+    private readonly api: ObsApiClient,
+    private readonly experiments: ExperimentManager,
+  ) {}
 
-  /** The dataset and every one of its items, read page by page. */
+  /**
+   * The dataset and every one of its items, read page by page until the server's `meta` says
+   * there are no more (a short page is not the end: servers cap the page size).
+   */
   async get(name: string, options: GetDatasetOptions = {}): Promise<Dataset> {
     const { fetchItemsPageSize, requestOptions } = options ?? {};
+    const version = options?.version instanceof Date ? options.version.toISOString() : options?.version;
     const limit = Number.isInteger(fetchItemsPageSize) && fetchItemsPageSize! > 0 ? fetchItemsPageSize! : 50;
-    const dataset = await this.api.datasets.get(name, {}, requestOptions);
+    const record = await this.api.datasets.get(name, {}, requestOptions);
     const items: DatasetItem[] = [];
-    for (let page = 1; ; page++) {
-      const res = await this.api.datasetItems.list({ datasetName: name, page, limit }, requestOptions);
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const res = await this.api.datasetItems.list({ datasetName: name, version, page, limit }, requestOptions);
       const data = Array.isArray(res?.data) ? res.data : [];
       items.push(...data);
       const totalPages = res?.meta?.totalPages;
-      // Stop on the last page, and on a short or malformed one so a bad answer cannot loop forever.
-      if (data.length < limit || (typeof totalPages === 'number' && page >= totalPages)) break;
+      // The server's meta decides; without it only an empty page ends the listing.
+      if (typeof totalPages === 'number' ? page >= totalPages : data.length === 0) break;
     }
-    return { ...dataset, items };
+    const experiments = this.experiments;
+    const source = { id: record.id, version };
+    return {
+      ...record,
+      items,
+      ...(version !== undefined ? { version } : {}),
+      runExperiment: (params) => experiments.runOnDataset(params, items, source),
+    };
   }
 
   /** Creates (or, with an existing `id`, updates) an item of a dataset. */

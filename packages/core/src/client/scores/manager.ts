@@ -32,7 +32,7 @@ function activeTarget(needSpanId: boolean): { traceId: string; observationId?: s
 function withTarget(body: unknown, target: { traceId: string; observationId?: string }): unknown {
   // Non-objects pass through unchanged so the validator reports what they really are.
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  return { ...(body as object), sessionId: undefined, ...target };
+  return { ...(body as object), sessionId: undefined, datasetRunId: undefined, ...target };
 }
 
 /**
@@ -42,7 +42,7 @@ function withTarget(body: unknown, target: { traceId: string; observationId?: st
 export class ScoreManager {
   constructor(private readonly config: ScoreManagerConfig) {}
 
-  /** Queues a score for a trace, observation or session named in `body`. */
+  /** Queues a score for a trace, observation, session or experiment run (`datasetRunId`) named in `body`. */
   create(body: ScoreBody): void {
     this.accept(() => ({ body }));
   }

@@ -4,7 +4,7 @@ import type { CreateScoreRequest } from '../api/types.js';
 export type ScoreBody = Omit<CreateScoreRequest, 'timestamp'>;
 
 /** A score of an observation or its trace: the target comes from the observation. */
-export type TargetedScoreBody = Omit<ScoreBody, 'traceId' | 'observationId' | 'sessionId'>;
+export type TargetedScoreBody = Omit<ScoreBody, 'traceId' | 'observationId' | 'sessionId' | 'datasetRunId'>;
 
 /** Anything that names an observation: an obs observation, or `{ id, traceId }` of a span. */
 export interface ScoreTarget {

@@ -6,7 +6,7 @@ import { newScoreId } from './id.js';
 export type ScoreValidation = { ok: true; score: CreateScoreRequest } | { ok: false; reason: string };
 
 const DATA_TYPES: ReadonlySet<string> = new Set<ScoreDataType>(['NUMERIC', 'BOOLEAN', 'CATEGORICAL']);
-const ID_FIELDS = ['id', 'traceId', 'observationId', 'sessionId', 'configId'] as const;
+const ID_FIELDS = ['id', 'traceId', 'observationId', 'sessionId', 'datasetRunId', 'configId'] as const;
 const TEXT_FIELDS = ['comment', 'environment'] as const;
 
 function fail(reason: string): ScoreValidation {
@@ -74,8 +74,8 @@ function check(input: unknown): ScoreValidation {
     if (!snap.ok) return fail(snap.reason);
     score.metadata = snap.value;
   }
-  if (score.traceId === undefined && score.sessionId === undefined) {
-    return fail('a score needs a target: traceId or sessionId');
+  if (score.traceId === undefined && score.sessionId === undefined && score.datasetRunId === undefined) {
+    return fail('a score needs a target: traceId, sessionId or datasetRunId');
   }
   if (score.observationId !== undefined && score.traceId === undefined) {
     return fail('observationId needs the traceId of its trace');

@@ -6,6 +6,8 @@ import type { CreateDatasetItemRequest, DatasetItem, DeleteResponse, PagedList }
 /** Query of `datasetItems.list`. */
 export interface ListDatasetItemsRequest {
   datasetName?: string;
+  /** The items as they were at this time (a dataset version); default: the current items. */
+  version?: string | Date;
   page?: number;
   limit?: number;
 }
@@ -40,9 +42,9 @@ export class DatasetItems {
 
   /** `GET /api/public/dataset-items`, page by page. */
   list(request: ListDatasetItemsRequest = {}, requestOptions?: RequestOptions): Promise<PagedList<DatasetItem>> {
-    const { datasetName, page, limit } = request ?? {};
+    const { datasetName, version, page, limit } = request ?? {};
     return this.transport.request(
-      { name: 'datasetItems.list', method: 'GET', path: '/api/public/dataset-items', query: { datasetName, page, limit } },
+      { name: 'datasetItems.list', method: 'GET', path: '/api/public/dataset-items', query: { datasetName, version, page, limit } },
       requestOptions,
     );
   }
