@@ -2,7 +2,7 @@
 import { context, type Context } from '@opentelemetry/api';
 import { logger } from '../../logger.js';
 import { activeContextFor, startObservation } from '../../tracing/start.js';
-import { recordErrorOnSpan } from '../../tracing/observation.js';
+import { recordErrorOnSpan } from '../../tracing/record-error.js';
 import type { ScoreBody } from '../scores/types.js';
 import { describeError } from '../util/describe.js';
 import type { Evaluation } from './types.js';

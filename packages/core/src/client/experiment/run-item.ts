@@ -3,7 +3,7 @@ import { context, isSpanContextValid, trace, type Attributes } from '@openteleme
 import { ObsAttributes } from '../../attributes.js';
 import { logger } from '../../logger.js';
 import { toAttributeString } from '../../serialize.js';
-import { recordErrorOnSpan } from '../../tracing/observation.js';
+import { recordErrorOnSpan } from '../../tracing/record-error.js';
 import { activeContextFor, startObservation } from '../../tracing/start.js';
 import type { ScoreManager } from '../scores/manager.js';
 import { evaluationScore, evaluatorName, runTracedEvaluator } from './evaluations.js';
