@@ -327,40 +327,36 @@ class LocalObsServer implements ObsServer {
     this.route(record, res);
   }
 
+  /**
+   * The server's own routes, matched in order: method, path (exact or pattern, its groups passed
+   * on), and who may call it. The project resources (datasets, prompts, experiments, trace
+   * deletion) answer after these; anything else under `/api/public/` is echoed back.
+   */
+  private readonly routes: Route[] = [
+    { methods: ['GET', 'HEAD'], path: '/api/public/health', auth: 'none', handle: (r, res) => this.answer(r, res, 200, { status: 'OK', version: VERSION }) },
+    { methods: ['POST'], path: TRACES_PATH, handle: (r, res) => this.ingestTraces(r, res) },
+    { methods: ['*'], path: TRACES_PATH, handle: (r, res) => this.answer(r, res, 405, { message: `${r.method} not allowed on ${r.path}` }) },
+    { methods: ['POST'], path: SCORES_PATH, auth: 'public', handle: (r, res) => this.createScores(r, res) },
+    { methods: ['DELETE'], path: /^\/api\/public\/scores\/([^/]+)$/, handle: (r, res, [id]) => this.deleteScore(r, res, safeDecode(id!)) },
+    { methods: ['GET'], path: '/api/public/projects', handle: (r, res) => this.answer(r, res, 200, { data: [{ id: this.projectId, name: this.projectName }] }) },
+    { methods: ['GET'], path: '/api/public/v2/observations', handle: (r, res) => this.listObservations(r, res) },
+    { methods: ['GET'], path: '/api/public/v3/scores', handle: (r, res) => this.listScores(r, res) },
+  ];
+
   private route(record: RecordedRequest, res: ServerResponse): void {
     const { method, path } = record;
     if (!path.startsWith('/api/public/')) return this.answer(record, res, 404, { message: `no route for ${method} ${path}` });
-    if (path === '/api/public/health' && (method === 'GET' || method === 'HEAD')) {
-      return this.answer(record, res, 200, { status: 'OK', version: VERSION });
+    const match = matchRoute(this.routes, method, path);
+    const auth = match?.route.auth ?? 'secret';
+    if (auth !== 'none' && record.auth !== 'secret' && !(auth === 'public' && record.auth === 'public-only')) {
+      return this.answer(record, res, 401, { message: AUTH_ERRORS[record.auth] ?? AUTH_ERRORS['invalid']! });
     }
-
-    const scorePost = method === 'POST' && path === SCORES_PATH;
-    if (record.auth !== 'secret' && !(scorePost && record.auth === 'public-only')) {
-      const message =
-        record.auth === 'none'
-          ? 'Missing Authorization header (expected Basic auth with publicKey:secretKey)'
-          : record.auth === 'public-only'
-            ? 'This endpoint requires the secret key'
-            : 'Invalid credentials: Basic auth must be publicKey:secretKey';
-      return this.answer(record, res, 401, { message });
-    }
-
-    if (path === TRACES_PATH) {
-      if (method !== 'POST') return this.answer(record, res, 405, { message: `${method} not allowed on ${path}` });
-      return this.ingestTraces(record, res);
-    }
-    if (scorePost) return this.createScores(record, res);
-    const scoreId = /^\/api\/public\/scores\/([^/]+)$/.exec(path)?.[1];
-    if (method === 'DELETE' && scoreId !== undefined) return this.deleteScore(record, res, safeDecode(scoreId));
-    if (method === 'GET' && path === '/api/public/projects') {
-      return this.answer(record, res, 200, { data: [{ id: this.projectId, name: this.projectName }] });
-    }
-    if (method === 'GET' && path === '/api/public/v2/observations') return this.listObservations(record, res);
-    if (method === 'GET' && path === '/api/public/v3/scores') return this.listScores(record, res);
+    if (match) return match.route.handle(record, res, match.groups);
     const resource = this.resources.route(record);
     if (resource) return this.answer(record, res, resource.status, resource.body);
     this.answer(record, res, 200, { ok: true, method, path, query: record.query, body: record.json ?? null });
   }
+
 
   private ingestTraces(record: RecordedRequest, res: ServerResponse): void {
     const type = (headerValue(record.headers['content-type']) ?? '').toLowerCase();
@@ -497,6 +493,35 @@ function toInt(v: string | undefined, fallback: number): number {
   const n = v === undefined ? NaN : Number.parseInt(v, 10);
   return Number.isFinite(n) ? n : fallback;
 }
+
+/** One route of the server: methods (`*` for any), exact path or pattern, who may call it. */
+interface Route {
+  methods: string[];
+  path: string | RegExp;
+  /** `secret` (default): Basic publicKey:secretKey; `public`: the public key alone is enough too; `none`: anyone. */
+  auth?: 'secret' | 'public' | 'none';
+  handle(record: RecordedRequest, res: ServerResponse, groups: string[]): void;
+}
+
+function matchRoute(routes: readonly Route[], method: string, path: string): { route: Route; groups: string[] } | undefined {
+  for (const route of routes) {
+    if (!route.methods.includes(method) && !route.methods.includes('*')) continue;
+    if (typeof route.path === 'string') {
+      if (route.path === path) return { route, groups: [] };
+      continue;
+    }
+    const m = route.path.exec(path);
+    if (m) return { route, groups: m.slice(1) };
+  }
+  return undefined;
+}
+
+/** Why a request without the right credentials is refused, by what it sent. */
+const AUTH_ERRORS: Partial<Record<RecordedRequest['auth'], string>> = {
+  none: 'Missing Authorization header (expected Basic auth with publicKey:secretKey)',
+  'public-only': 'This endpoint requires the secret key',
+  invalid: 'Invalid credentials: Basic auth must be publicKey:secretKey',
+};
 
 function safeDecode(s: string): string {
   try {
