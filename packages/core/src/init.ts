@@ -29,6 +29,13 @@ export interface ObsInitOptions extends ObsSpanProcessorOptions {
   flushOnExit?: boolean;
   /** Log a diagnosis of the set-up at start and a line per export (same as `OBS_DEBUG=1`). */
   debug?: boolean;
+  /**
+   * When obs attaches to the app's tracer provider (Sentry, `@vercel/otel`, your own): whether
+   * obs observations (with their inputs, outputs and prompts) also go to the app's other span
+   * processors and exporters. Default false: they go to obs only, and the app's own spans still
+   * reach both as before.
+   */
+  shareObservations?: boolean;
 }
 
 /** How `initObs` wired obs spans into the process. */
@@ -80,7 +87,7 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     ...options.client,
   });
   const { mode, provider } = existingProcessor
-    ? { mode: 'attached' as const, provider: undefined }
+    ? { mode: 'attached' as const, provider: privateProvider(spanProcessor, options) }
     : wireProvider(spanProcessor, options);
   const handle: ObsHandle = {
     client,
@@ -94,7 +101,7 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
       await settleBeforeFlush();
       await Promise.all([provider ? provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]);
       if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
-      if (mode === 'isolated') setObsTracerProvider(undefined);
+      if (mode !== 'registered') setObsTracerProvider(undefined);
       // Unregister the provider we registered, so a later initObs() starts clean instead of
       // "attaching" to this shut-down one (and ignoring its new options).
       if (mode === 'registered' && provider && registeredProvider() === provider) trace.disable();
@@ -116,16 +123,9 @@ function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode
     // it observations would not nest and propagateAttributes would not reach child spans.
     ensureContextManager();
     logger.info('initObs: another OpenTelemetry tracer provider is registered; obs attached its span processor to it');
-    return { mode: 'attached' };
+    return { mode: 'attached', provider: privateProvider(processor, options) };
   }
-  const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({
-      'service.name': options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'obs-app',
-      'telemetry.sdk.name': 'obs',
-      'telemetry.sdk.version': SDK_VERSION,
-    }),
-    spanProcessors: [...(options.spanProcessors ?? []), processor],
-  });
+  const provider = obsProvider(processor, options);
   if (!foreign) {
     provider.register();
     return { mode: 'registered', provider };
@@ -140,6 +140,30 @@ function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode
       'Add ObsSpanProcessor to your provider to trace everything.',
   );
   return { mode: 'isolated', provider };
+}
+
+/**
+ * Attached to the app's provider: obs observations start on a provider of their own (same
+ * context, so they nest as before) unless `shareObservations`, so prompts and outputs do not
+ * reach the app's other exporters.
+ */
+function privateProvider(processor: SpanProcessor, options: ObsInitOptions): NodeTracerProvider | undefined {
+  if (options.shareObservations) return undefined;
+  ensureContextManager();
+  const provider = obsProvider(processor, { ...options, spanProcessors: [] });
+  setObsTracerProvider(provider);
+  return provider;
+}
+
+function obsProvider(processor: SpanProcessor, options: ObsInitOptions): NodeTracerProvider {
+  return new NodeTracerProvider({
+    resource: resourceFromAttributes({
+      'service.name': options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'obs-app',
+      'telemetry.sdk.name': 'obs',
+      'telemetry.sdk.version': SDK_VERSION,
+    }),
+    spanProcessors: [...(options.spanProcessors ?? []), processor],
+  });
 }
 
 /** The globally registered SDK provider, unless it is the no-op one. */

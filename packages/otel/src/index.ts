@@ -9,6 +9,8 @@ export {
   isDefaultExportSpan,
   KNOWN_LLM_SCOPES,
   KNOWN_LLM_SCOPE_PREFIXES,
+  FRAMEWORK_SCOPE_PREFIXES,
+  isFrameworkScope,
   initObs,
   getObsHandle,
 } from '@obs/core';
@@ -20,4 +22,5 @@ export type {
   ObsHandle,
   ObsInitOptions,
   ObsTracingMode,
+  FrameworkSpansMode,
 } from '@obs/core';

@@ -15,7 +15,8 @@ import { propagatedAttributesOf } from '../tracing/propagation.js';
 import { resolveCompression } from './compression.js';
 import { applyMask, type MaskFunction } from './mask.js';
 import { ObsOtlpExporter } from './otlp-exporter.js';
-import { isDefaultExportSpan, markInObsTrace } from './span-filter.js';
+import { isDefaultExportSpan, isFrameworkScope, isLlmScope, markInObsTrace } from './span-filter.js';
+import { rememberExportParents, shapeForExport, type FrameworkSpansMode } from './foreign-spans.js';
 import { applyGenAiAttributes } from './genai-attributes.js';
 import { applyRequestIdentity, mergeLateAttributes, rememberRequestBox } from './late-identity.js';
 
@@ -62,6 +63,13 @@ export interface ObsSpanProcessorOptions extends ObsConnectionOptions {
   shutdownTimeout?: number;
   /** Seconds between "still failing" log lines of one outage; default 30. */
   outageReportInterval?: number;
+  /**
+   * Spans of framework and APM instrumentations (OpenTelemetry http/express/nest/fastify, Sentry,
+   * Next.js, `@vercel/otel`): `skip` (default) leaves them out and hangs obs spans on their
+   * nearest exported ancestor; `export` sends them too, still never as parents of obs spans
+   * (obs spans link to them). Either way the request root is the root of its obs trace.
+   */
+  frameworkSpans?: FrameworkSpansMode;
 }
 
 /** An `OBS_*` number as given (a bad one is reported by `numberOption`), or undefined when unset. */
@@ -91,6 +99,7 @@ export class ObsSpanProcessor implements SpanProcessor {
   private readonly release?: string;
   private readonly mask?: MaskFunction;
   private readonly shouldExport: (params: { otelSpan: ReadableSpan }) => boolean;
+  private readonly frameworkSpans: FrameworkSpansMode;
   private queue: ReadableSpan[] = [];
   private readonly pending = new Set<Promise<void>>();
   private timer?: ReturnType<typeof setTimeout>;
@@ -109,6 +118,7 @@ export class ObsSpanProcessor implements SpanProcessor {
     this.release = options.release ?? readEnv('OBS_RELEASE');
     this.mask = options.mask;
     this.shouldExport = options.shouldExportSpan ?? (({ otelSpan }) => isDefaultExportSpan(otelSpan));
+    this.frameworkSpans = options.frameworkSpans === 'export' ? 'export' : 'skip';
     if (options.exporter) {
       this.exporter = options.exporter;
       return;
@@ -170,13 +180,18 @@ export class ObsSpanProcessor implements SpanProcessor {
     }
     if (this.release) span.setAttribute(ObsAttributes.RELEASE, this.release);
     // obs-sdk spans are exported by scope; only other tracers' spans need the mark.
-    if (parentContext.getValue(IN_OBS_TRACE_KEY) && span.instrumentationScope?.name !== SDK_TRACER_NAME) markInObsTrace(span);
+    const scope = span.instrumentationScope?.name ?? '';
+    const own = scope === SDK_TRACER_NAME;
+    const inObs = Boolean(parentContext.getValue(IN_OBS_TRACE_KEY));
+    if (inObs && !own) markInObsTrace(span);
+    rememberExportParents(span, parentContext, own || inObs || isLlmScope(scope), this.frameworkSpans);
   }
 
   onEnd(span: ReadableSpan): void {
     if (!this.exporter || this.stopped) return;
     try {
-      if (!this.shouldExport({ otelSpan: span })) return;
+      const keptFramework = this.frameworkSpans === 'export' && isFrameworkScope(span.instrumentationScope?.name ?? '');
+      if (!keptFramework && !this.shouldExport({ otelSpan: span })) return;
     } catch (err) {
       logger.warn(`shouldExportSpan threw; span "${span.name}" exported anyway (${String(err)})`);
     }
@@ -270,7 +285,7 @@ export class ObsSpanProcessor implements SpanProcessor {
     const p = new Promise<void>((resolve) => {
       try {
         // Failures are reported by the exporter (ObsOtlpExporter: one line per outage).
-        exporter.export(spans, () => resolve());
+        exporter.export(spans.map(shapeForExport), () => resolve());
       } catch (err) {
         logger.error(`exporter threw: ${String(err)}`);
         resolve();

@@ -131,7 +131,7 @@ export class RequestObservation<Req = any, Res = any> {
     this.observation = new ObsObservation(span, 'span');
     this.context = trace
       .setSpan(parent, span)
-      .setValue(IN_OBS_TRACE_KEY, true)
+      .setValue(IN_OBS_TRACE_KEY, span.spanContext())
       .setValue(LATE_ATTRIBUTES_KEY, this.late);
     // Identify runs lazily: at the latest before the first child span starts.
     if (!init.deferIdentify) this.allowIdentify();

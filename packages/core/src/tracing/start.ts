@@ -78,7 +78,7 @@ export function startActiveObservation<T>(
 
 /** Context in which `obs` is the active span and spans of any tracer count as obs spans. */
 export function activeContextFor(obs: ObsObservation, parent: Context = context.active()): Context {
-  return trace.setSpan(parent, obs.otelSpan).setValue(IN_OBS_TRACE_KEY, true);
+  return trace.setSpan(parent, obs.otelSpan).setValue(IN_OBS_TRACE_KEY, obs.otelSpan.spanContext());
 }
 
 /** Updates the active observation (input, output, metadata, model fields, ...). */

@@ -165,10 +165,23 @@ describe('initObs', () => {
     expect(inside.scope.name).toBe('sentry-like');
     expect(only(server, 'obs-under-foreign').parentSpanId).toBe(inside.spanId);
     expect(server.spansByName('foreign-outside')).toHaveLength(0);
-    // The foreign pipeline still gets every span: obs took nothing away.
-    expect(memory.getFinishedSpans().map((s) => s.name).sort()).toEqual(
-      ['attached-root', 'foreign-inside', 'foreign-outside', 'obs-under-foreign'].sort(),
-    );
+    // The foreign pipeline still gets every span of its own tracers: obs took nothing away, and
+    // obs observations stay out of it (shareObservations defaults to false).
+    expect(memory.getFinishedSpans().map((s) => s.name).sort()).toEqual(['foreign-inside', 'foreign-outside']);
+  });
+
+  it('shareObservations: true sends obs observations to the foreign pipeline too', async () => {
+    const memory = new InMemorySpanExporter();
+    foreign = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(memory)] });
+    foreign.register();
+    handle = initObs({ ...options(), shareObservations: true });
+    expect(handle.mode).toBe('attached');
+    await startActiveObservation('shared-root', async () => {
+      trace.getTracer('sentry-like').startSpan('foreign-inside').end();
+    });
+    await handle.flush();
+    expect(memory.getFinishedSpans().map((s) => s.name).sort()).toEqual(['foreign-inside', 'shared-root']);
+    expect(only(server, 'foreign-inside').parentSpanId).toBe(only(server, 'shared-root').spanId);
   });
 
   it('attached to a provider registered without a context manager: obs still nests (async context is ensured)', async () => {
