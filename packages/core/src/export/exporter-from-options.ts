@@ -1,0 +1,46 @@
+/**
+ * The OTLP exporter `ObsSpanProcessor` builds from its options and `OBS_*` variables, or none
+ * (one warning) when the connection is not configured.
+ */
+import { resolveConnection } from '../config.js';
+import { readEnv } from '../env.js';
+import { logger } from '../logger.js';
+import { numberOption, secondsToTimerMs } from '../numeric-option.js';
+import { resolveCompression } from './compression.js';
+import { DEFAULT_DELIVERY_LIMITS } from './delivery-queue.js';
+import { ObsOtlpExporter } from './otlp-exporter.js';
+import type { ObsSpanProcessorOptions } from './span-processor.js';
+
+/** An `OBS_*` number as given (a bad one is reported by `numberOption`), or undefined when unset. */
+export function envNumber(name: string): unknown {
+  const raw = readEnv(name)?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  return Number.isNaN(n) ? raw : n;
+}
+
+export function exporterFromOptions(options: ObsSpanProcessorOptions): ObsOtlpExporter | undefined {
+  const conn = resolveConnection(options);
+  if (!conn.ok) {
+    logger.warnOnce(
+      'missing-connection',
+      `obs is not configured: missing ${conn.missing.join(', ')}; spans and scores are not sent. Set them as options or environment variables.`,
+    );
+    return undefined;
+  }
+  return new ObsOtlpExporter({
+    baseUrl: conn.baseUrl!,
+    publicKey: conn.publicKey!,
+    secretKey: conn.secretKey!,
+    compression: resolveCompression(options.compression),
+    additionalHeaders: options.additionalHeaders,
+    timeoutMs: secondsToTimerMs(numberOption('timeout', options.timeout ?? envNumber('OBS_TIMEOUT'), 10)),
+    delivery: {
+      backoffMs: numberOption('backoffMs', options.backoffMs, 200),
+      retryBudgetMs: secondsToTimerMs(numberOption('retryBudget', options.retryBudget, 60, { allowZero: true })),
+      maxBufferBytes: numberOption('maxBufferBytes', options.maxBufferBytes, DEFAULT_DELIVERY_LIMITS.maxBufferBytes, { integer: true }),
+      maxConcurrent: numberOption('maxConcurrentExports', options.maxConcurrentExports, 4, { integer: true, max: 64 }),
+    },
+    outageReportEveryMs: secondsToTimerMs(numberOption('outageReportInterval', options.outageReportInterval, 30)),
+  });
+}
