@@ -57,7 +57,7 @@ describe('next to @vercel/otel', () => {
       const s = obs.spansByTrace(traceId);
       return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/chat/[id]') ? s : undefined;
     }, { timeoutMs: 10_000 });
-    expect(app.output()).toContain('tracing attached');
+    expect(app.output()).toContain('[obs] on: exporting to ' + obs.url + ' (obs attached its span processor to the registered tracer provider');
     const roots = spans.filter((s) => !s.parentSpanId);
     expect(roots.map((s) => s.name)).toEqual(['POST /api/chat/[id]']);
     expect(expectWholeTrace(spans)).toEqual([]);
