@@ -10,6 +10,11 @@ const results = join(root, '.test-results');
 rmSync(results, { recursive: true, force: true });
 
 const turbo = (args) => spawnSync('turbo', args, { cwd: root, stdio: 'inherit', env: process.env }).status ?? 1;
+// Style is enforced, not remembered: the formatter and linter (Biome, biome.json) check the tree first.
+const lint =
+  spawnSync('biome', ['ci', '.', '--colors=off', '--diagnostic-level=error'], { cwd: root, stdio: 'inherit', env: process.env }).status ??
+  1;
+if (lint !== 0) console.error('\nbiome ci failed: run `npm run format` and fix the lint errors above');
 let status = turbo(['run', 'build']);
 if (status === 0) status = turbo(['run', 'test', '--concurrency=1', '--continue']);
 
@@ -25,6 +30,7 @@ if (existsSync(results)) {
     console.log(`${file.replace(/\.json$/, '').padEnd(20)} ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
   }
 }
+if (lint !== 0) failed += 1; // the style check counts as one failed check
 if (status !== 0 && failed === 0) failed = 1; // a build or runner failure counts, even with no test result
 console.log(`\nTests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(status === 0 && failed === 0 ? 0 : 1);
+process.exit(status === 0 && lint === 0 && failed === 0 ? 0 : 1);

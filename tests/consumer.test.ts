@@ -34,7 +34,13 @@ const PACKAGES: Record<string, string> = {
 };
 /** README whose first TypeScript example each package's app compiles. */
 const ESM_READMES = ['core', 'express', 'langchain-callback', 'client', 'tracing', 'otel', 'next'];
-const OTEL_SDK = ['@opentelemetry/core', '@opentelemetry/resources', '@opentelemetry/sdk-trace-base', '@opentelemetry/sdk-trace-node', '@opentelemetry/context-async-hooks'];
+const OTEL_SDK = [
+  '@opentelemetry/core',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/context-async-hooks',
+];
 
 /** The lowest Node.js `engines` allows (require() of ES modules without a flag). */
 const FLOOR_NODE = '22.12.0';
@@ -60,7 +66,13 @@ function firstTsBlock(readme: string): string {
 async function runApp(cwd: string, args: string[], node = process.execPath): Promise<{ traceId: string; body: unknown }> {
   const { stdout } = await run(node, args, {
     cwd,
-    env: { ...process.env, OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: server.publicKey, OBS_SECRET_KEY: server.secretKey, OBS_LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      OBS_BASE_URL: server.url,
+      OBS_PUBLIC_KEY: server.publicKey,
+      OBS_SECRET_KEY: server.secretKey,
+      OBS_LOG_LEVEL: 'warn',
+    },
   });
   const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`no result from ${cwd}:\n${stdout}`);
@@ -71,13 +83,34 @@ beforeAll(async () => {
   server = await startObsServer({ quiet: true });
   dir = mkdtempSync(join(tmpdir(), 'obs-consumer-'));
   mkdirSync(join(dir, 'tarballs'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', join(dir, 'tarballs'), ...Object.keys(PACKAGES).flatMap((p) => ['-w', p])], { cwd: repo });
+  const { stdout } = await run(
+    'npm',
+    ['pack', '--json', '--pack-destination', join(dir, 'tarballs'), ...Object.keys(PACKAGES).flatMap((p) => ['-w', p])],
+    { cwd: repo },
+  );
   for (const t of JSON.parse(stdout) as { name: string; filename: string; files: { path: string }[] }[]) {
-    tarballs[t.name] = { file: join(dir, 'tarballs', t.filename.replace(/^@obs\//, 'obs-').replace('/', '-')), files: t.files.map((f) => f.path) };
+    tarballs[t.name] = {
+      file: join(dir, 'tarballs', t.filename.replace(/^@obs\//, 'obs-').replace('/', '-')),
+      files: t.files.map((f) => f.path),
+    };
   }
   const dependencies: Record<string, string> = {};
   for (const [name, t] of Object.entries(tarballs)) dependencies[name] = `file:${t.file}`;
-  for (const dep of ['express', '@types/express', '@types/node', '@langchain/core', '@opentelemetry/api', '@nestjs/common', '@nestjs/core', '@nestjs/platform-express', 'reflect-metadata', 'rxjs', 'next', 'react', 'react-dom']) {
+  for (const dep of [
+    'express',
+    '@types/express',
+    '@types/node',
+    '@langchain/core',
+    '@opentelemetry/api',
+    '@nestjs/common',
+    '@nestjs/core',
+    '@nestjs/platform-express',
+    'reflect-metadata',
+    'rxjs',
+    'next',
+    'react',
+    'react-dom',
+  ]) {
     dependencies[dep] = versionOf(dep);
   }
   // The `engines` floor, to run the apps on too (the node binary as published on npm).
@@ -101,7 +134,10 @@ describe('the packed packages in fresh apps', () => {
     expect(Object.keys(tarballs).sort()).toEqual(Object.keys(PACKAGES).sort());
     for (const [name, t] of Object.entries(tarballs)) {
       expect(t.files, name).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json', 'dist/index.js', 'dist/index.d.ts']));
-      expect(t.files.filter((f) => f.endsWith('.map')), name).toEqual([]);
+      expect(
+        t.files.filter((f) => f.endsWith('.map')),
+        name,
+      ).toEqual([]);
       const pkg = JSON.parse(readFileSync(join(repo, 'packages', PACKAGES[name]!, 'package.json'), 'utf8')) as Record<string, unknown>;
       expect(pkg.license, name).toBe('MIT');
       expect((pkg.repository as { directory?: string }).directory, name).toBe(`packages/${PACKAGES[name]}`);
@@ -109,7 +145,9 @@ describe('the packed packages in fresh apps', () => {
   });
 
   it('a fresh install holds one copy of each OpenTelemetry SDK package', async () => {
-    const { stdout } = await run('npm', ['ls', '--all', '--json', ...OTEL_SDK], { cwd: dir }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
+    const { stdout } = await run('npm', ['ls', '--all', '--json', ...OTEL_SDK], { cwd: dir }).catch((e: { stdout: string }) => ({
+      stdout: e.stdout,
+    }));
     const versions = new Map<string, Set<string>>();
     const walk = (deps: Record<string, { version?: string; dependencies?: Record<string, unknown> }> | undefined) => {
       for (const [name, d] of Object.entries(deps ?? {})) {
@@ -159,18 +197,28 @@ describe('the packed packages in fresh apps', () => {
     expect(server.scores.filter((s) => (s as { name?: string }).name === 'consumer')).toHaveLength(1); // shutdown() flushed it
   }, 120_000);
 
-  it.runIf(FLOOR_NODE_PACKAGE)(`on the engines floor, Node.js ${FLOOR_NODE}: the Express CommonJS and the ESM TypeScript apps run and trace`, async () => {
-    const floor = join(dir, 'node_modules', 'node-floor', 'bin', 'node');
-    const { stdout } = await run(floor, ['--version']);
-    expect(stdout.trim()).toBe(`v${FLOOR_NODE}`);
-    server.reset();
-    const cjs = await runApp(join(dir, 'express-cjs'), ['index.js'], floor);
-    expect(server.spans().filter((s) => s.traceId === cjs.traceId).map((s) => s.name).sort()).toEqual(['POST /chat/:id', 'answer']);
-    // dist/main.js was compiled by the ESM test above.
-    const esm = await runApp(join(dir, 'esm-ts'), ['dist/main.js'], floor);
-    expect(esm.body).toEqual({ answer: 'ESM ANSWER' });
-    expect(server.spans().filter((s) => s.traceId === esm.traceId)).toHaveLength(6);
-  }, 60_000);
+  it.runIf(FLOOR_NODE_PACKAGE)(
+    `on the engines floor, Node.js ${FLOOR_NODE}: the Express CommonJS and the ESM TypeScript apps run and trace`,
+    async () => {
+      const floor = join(dir, 'node_modules', 'node-floor', 'bin', 'node');
+      const { stdout } = await run(floor, ['--version']);
+      expect(stdout.trim()).toBe(`v${FLOOR_NODE}`);
+      server.reset();
+      const cjs = await runApp(join(dir, 'express-cjs'), ['index.js'], floor);
+      expect(
+        server
+          .spans()
+          .filter((s) => s.traceId === cjs.traceId)
+          .map((s) => s.name)
+          .sort(),
+      ).toEqual(['POST /chat/:id', 'answer']);
+      // dist/main.js was compiled by the ESM test above.
+      const esm = await runApp(join(dir, 'esm-ts'), ['dist/main.js'], floor);
+      expect(esm.body).toEqual({ answer: 'ESM ANSWER' });
+      expect(server.spans().filter((s) => s.traceId === esm.traceId)).toHaveLength(6);
+    },
+    60_000,
+  );
 
   it('Nest CLI-style CommonJS build of the README example: compiles, runs, one trace with the @Observe methods under the request', async () => {
     await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: join(dir, 'nest-cjs') }).catch((e: { stdout: string }) => {

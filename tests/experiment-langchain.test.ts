@@ -27,12 +27,23 @@ describe('an experiment whose task is a LangChain chain', () => {
   it('nests each chain run under its item root and scores items and run', async () => {
     const client = obs.client;
     await client.api.datasets.create({ name: 'capitals' });
-    const rows = [['France', 'Paris'], ['Japan', 'Tokyo'], ['Peru', 'Lima'], ['Chile', 'Santiago']];
-    for (const [country, capital] of rows) await client.dataset.createItem({ datasetName: 'capitals', input: { country }, expectedOutput: capital });
+    const rows = [
+      ['France', 'Paris'],
+      ['Japan', 'Tokyo'],
+      ['Peru', 'Lima'],
+      ['Chile', 'Santiago'],
+    ];
+    for (const [country, capital] of rows)
+      await client.dataset.createItem({ datasetName: 'capitals', input: { country }, expectedOutput: capital });
     const dataset = await client.dataset.get('capitals');
 
     // A managed prompt, linked to the generation through LangChain metadata.
-    await client.prompt.create({ type: 'chat', name: 'capital', labels: ['production'], prompt: [{ role: 'user', content: 'Capital of {{country}}?' }] });
+    await client.prompt.create({
+      type: 'chat',
+      name: 'capital',
+      labels: ['production'],
+      prompt: [{ role: 'user', content: 'Capital of {{country}}?' }],
+    });
     const prompt = await client.prompt.get('capital', { type: 'chat' });
     const chain = ChatPromptTemplate.fromMessages(prompt.getLangchainPrompt())
       .withConfig({ metadata: { obsPrompt: prompt } })
@@ -44,7 +55,12 @@ describe('an experiment whose task is a LangChain chain', () => {
       maxConcurrency: 1,
       task: (item) => chain.invoke(item.input as { country: string }, { callbacks: [new CallbackHandler()] }),
       evaluators: [({ output, expectedOutput }) => ({ name: 'exact', value: output === expectedOutput ? 1 : 0 })],
-      runEvaluators: [({ itemResults }) => ({ name: 'accuracy', value: itemResults.filter((r) => r.evaluations[0]?.value === 1).length / itemResults.length })],
+      runEvaluators: [
+        ({ itemResults }) => ({
+          name: 'accuracy',
+          value: itemResults.filter((r) => r.evaluations[0]?.value === 1).length / itemResults.length,
+        }),
+      ],
     });
 
     expect(result.itemResults.map((r) => r.output)).toEqual(['Paris', 'Tokyo', 'Lima', 'Valparaiso']);

@@ -20,15 +20,32 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-interface AppSpan { name: string; scope: string; spanId: string; parentSpanId?: string }
-interface Result { mode: string; traceId: string; body: { answer: string }; appSpans: AppSpan[] }
+interface AppSpan {
+  name: string;
+  scope: string;
+  spanId: string;
+  parentSpanId?: string;
+}
+interface Result {
+  mode: string;
+  traceId: string;
+  body: { answer: string };
+  appSpans: AppSpan[];
+}
 
 function runScenario(setup: string, env: Record<string, string>): Promise<Result> {
   return new Promise((resolve, reject) => {
     const flag = setup.endsWith('.mjs') ? '--import' : '--require';
     const child = spawn(process.execPath, [flag, join(here, setup), join(here, 'app.cjs')], {
       cwd: here,
-      env: { ...process.env, OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: server.publicKey, OBS_SECRET_KEY: server.secretKey, OBS_LOG_LEVEL: 'warn', ...env },
+      env: {
+        ...process.env,
+        OBS_BASE_URL: server.url,
+        OBS_PUBLIC_KEY: server.publicKey,
+        OBS_SECRET_KEY: server.secretKey,
+        OBS_LOG_LEVEL: 'warn',
+        ...env,
+      },
     });
     let out = '';
     let err = '';
@@ -85,16 +102,20 @@ describe('one obs tree next to other tracers', () => {
     expect(root.links.map((l) => l.spanId)).toEqual([middleware.spanId]);
     expect(r.appSpans.filter((s) => s.scope === '@opentelemetry/instrumentation-http').map((s) => s.name)).toEqual(['POST /chat']);
     // The app's exporter: its http and express spans, and no obs observation (shareObservations off).
-    expect(r.appSpans.filter((s) => s.scope === '@opentelemetry/instrumentation-express').map((s) => s.name)).toEqual(
-      ['middleware - obsMiddleware', 'middleware - jsonParser', 'request handler'],
-    );
+    expect(r.appSpans.filter((s) => s.scope === '@opentelemetry/instrumentation-express').map((s) => s.name)).toEqual([
+      'middleware - obsMiddleware',
+      'middleware - jsonParser',
+      'request handler',
+    ]);
     expect(r.appSpans.filter((s) => s.scope === 'obs-sdk')).toEqual([]);
     expect(server.spans().length).toBe(spans.length);
   });
 
   it('frameworkSpans: "export" and shareObservations: the framework spans reach obs, never as obs parents; the app exporter gets obs spans', async () => {
     server.reset();
-    const r = await runScenario('otel-setup.cjs', { OBS_INIT_OPTIONS: JSON.stringify({ frameworkSpans: 'export', shareObservations: true }) });
+    const r = await runScenario('otel-setup.cjs', {
+      OBS_INIT_OPTIONS: JSON.stringify({ frameworkSpans: 'export', shareObservations: true }),
+    });
     const all = server.spans().filter((s) => s.traceId === r.traceId);
     const obsSpans = all.filter((s) => !s.scope.name.startsWith('@opentelemetry/instrumentation-'));
     const framework = all.filter((s) => s.scope.name.startsWith('@opentelemetry/instrumentation-'));
@@ -119,7 +140,10 @@ describe('one obs tree next to other tracers', () => {
     expect(r.appSpans.filter((s) => s.scope === 'gen_ai').length).toBeGreaterThanOrEqual(2);
   });
 
-  for (const [major, pkg] of [['10', '@sentry/node'], ['11', 'sentry-node-11']] as const) {
+  for (const [major, pkg] of [
+    ['10', '@sentry/node'],
+    ['11', 'sentry-node-11'],
+  ] as const) {
     for (const way of ['default', 'documented'] as const) {
       it(`Sentry ${major}, initialised the ${way} way: one tree, Sentry keeps working`, async () => {
         server.reset();

@@ -49,7 +49,12 @@ describe('@obs/langchain inside an @obs/express request', () => {
       const handler = new CallbackHandler({ sessionId: 'support-session', background });
       const a = app(handler);
       const responses = await Promise.all(
-        [1, 2, 3, 4].map((i) => request(a).post(`/chat/${i}`).set('x-user', `user-${i}`).send({ question: `refund ${i}?` })),
+        [1, 2, 3, 4].map((i) =>
+          request(a)
+            .post(`/chat/${i}`)
+            .set('x-user', `user-${i}`)
+            .send({ question: `refund ${i}?` }),
+        ),
       );
       for (const r of responses) expect(r.body).toEqual({ answer: 'Refund approved.' });
       await handler.flush();
@@ -79,7 +84,9 @@ describe('@obs/langchain inside an @obs/express request', () => {
         if (!background) {
           for (const s of [chain!, ...runs]) {
             expect(Number(s.endTimeUnixNano - root!.endTimeUnixNano) / 1e6, `${s.name} ends within request ${i}`).toBeLessThanOrEqual(1);
-            expect(Number(root!.startTimeUnixNano - s.startTimeUnixNano) / 1e6, `${s.name} starts within request ${i}`).toBeLessThanOrEqual(1);
+            expect(Number(root!.startTimeUnixNano - s.startTimeUnixNano) / 1e6, `${s.name} starts within request ${i}`).toBeLessThanOrEqual(
+              1,
+            );
           }
         }
       }

@@ -26,7 +26,16 @@ beforeAll(async () => {
   if (!CHROMIUM) return;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
 });
@@ -98,17 +107,25 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
 
     // Filters: errors only, then by user.
     await page.check('input[data-filter="errors"]');
-    await page.waitForFunction((id) => document.querySelectorAll('tr.row').length === 1 && !!document.querySelector(`tr[data-trace-id="${id}"]`), failing);
+    await page.waitForFunction(
+      (id) => document.querySelectorAll('tr.row').length === 1 && !!document.querySelector(`tr[data-trace-id="${id}"]`),
+      failing,
+    );
     await page.uncheck('input[data-filter="errors"]');
     await page.fill('input[data-filter="user"]', 'user-7');
-    await page.waitForFunction((id) => document.querySelectorAll('tr.row').length === 1 && !!document.querySelector(`tr[data-trace-id="${id}"]`), first);
+    await page.waitForFunction(
+      (id) => document.querySelectorAll('tr.row').length === 1 && !!document.querySelector(`tr[data-trace-id="${id}"]`),
+      first,
+    );
     await page.fill('input[data-filter="user"]', '');
     await page.waitForFunction(() => document.querySelectorAll('tr.row').length === 2);
 
     // The trace: tree nesting and the generation's chat messages.
     await row.click();
     await page.waitForSelector('#tree .tree-row');
-    const depths = await page.$$eval('#tree .tree-row', (els) => els.map((e) => `${e.getAttribute('data-depth')} ${e.querySelector('.tree-name')?.textContent}`));
+    const depths = await page.$$eval('#tree .tree-row', (els) =>
+      els.map((e) => `${e.getAttribute('data-depth')} ${e.querySelector('.tree-name')?.textContent}`),
+    );
     expect(depths).toEqual(['0 spanPOST /chat/:id', '1 agentsupport-agent', '2 toollookup-order', '2 generationchat-model']);
     await page.click('#tree .tree-row:has-text("chat-model")');
     await page.waitForSelector('#input .msg.system');

@@ -58,12 +58,14 @@ function time(fn) {
 for (let w = 0; w < 3; w++) for (const fn of Object.values(encoders)) for (const b of batches) fn(b);
 for (let r = 0; r < REPS; r++) {
   const names = r % 2 ? Object.keys(encoders).reverse() : Object.keys(encoders);
-  for (const name of names) runs[name].push(time(() => batches.forEach((b) => encoders[name](b))));
-  runs['gzip level 1 (for scale)'].push(time(() => bodies.forEach((b) => gzipSync(b, { level: 1 }))));
+  for (const name of names) runs[name].push(time(() => batches.forEach((b) => void encoders[name](b))));
+  runs['gzip level 1 (for scale)'].push(time(() => bodies.forEach((b) => void gzipSync(b, { level: 1 }))));
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-console.log(`Node ${process.version}, ${BATCHES} batches of ${BATCH} spans, ${REPS} repetitions; ${(bodyBytes / BATCH / BATCHES).toFixed(0)} bytes per span encoded`);
+console.log(
+  `Node ${process.version}, ${BATCHES} batches of ${BATCH} spans, ${REPS} repetitions; ${(bodyBytes / BATCH / BATCHES).toFixed(0)} bytes per span encoded`,
+);
 console.log('| Encoder | µs per span (median) | runs |');
 console.log('|---|---:|---|');
 for (const [name, xs] of Object.entries(runs)) {

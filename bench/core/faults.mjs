@@ -30,7 +30,9 @@ const push = (level) => (m) => lines.push(`${level} ${m}`);
 setLogger({ debug() {}, info: push('info'), warn: push('warn'), error: push('error') }, 'info');
 
 async function startServer(maxBodyBytes) {
-  const child = fork(fileURLToPath(new URL('./fault-server.mjs', import.meta.url)), maxBodyBytes ? [String(maxBodyBytes)] : [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./fault-server.mjs', import.meta.url)), maxBodyBytes ? [String(maxBodyBytes)] : [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const [conn] = await once(child, 'message');
   const ask = (msg) =>
     new Promise((resolve) => {
@@ -46,7 +48,12 @@ async function run(name, { seconds, at, action, maxBodyBytes, bigSpan, sampleRss
   const server = await startServer(maxBodyBytes);
   const { conn } = server;
   trace.disable();
-  const processor = new ObsSpanProcessor({ baseUrl: conn.url, publicKey: conn.publicKey, secretKey: conn.secretKey, compression: bigSpan ? 'none' : undefined });
+  const processor = new ObsSpanProcessor({
+    baseUrl: conn.url,
+    publicKey: conn.publicKey,
+    secretKey: conn.secretKey,
+    compression: bigSpan ? 'none' : undefined,
+  });
   const provider = new NodeTracerProvider({ spanProcessors: [processor] });
   trace.setGlobalTracerProvider(provider);
   const client = new ObsClient({ baseUrl: conn.url, publicKey: conn.publicKey, secretKey: conn.secretKey });
@@ -107,15 +114,19 @@ async function run(name, { seconds, at, action, maxBodyBytes, bigSpan, sampleRss
 }
 
 const faultFor = (fault, seconds = FAULT_S) => ({ durationMs: seconds * 1000, ...fault });
-const both = (fault) => async ({ ask }) => {
-  await ask({ fault: { path: TRACES_PATH, ...fault } });
-  await ask({ fault: { path: SCORES_PATH, ...fault } });
-};
+const both =
+  (fault) =>
+  async ({ ask }) => {
+    await ask({ fault: { path: TRACES_PATH, ...fault } });
+    await ask({ fault: { path: SCORES_PATH, ...fault } });
+  };
 const load = FAULT_S + 7;
 const rows = [];
 rows.push(await run(`503 for ${FAULT_S} s`, { seconds: load, at: 2, action: both(faultFor({ status: 503 })) }));
 rows.push(await run(`500 for ${FAULT_S} s`, { seconds: load, at: 2, action: both(faultFor({ status: 500 })) }));
-rows.push(await run(`429 Retry-After 1 for ${FAULT_S} s`, { seconds: load, at: 2, action: both(faultFor({ status: 429, retryAfter: 1 })) }));
+rows.push(
+  await run(`429 Retry-After 1 for ${FAULT_S} s`, { seconds: load, at: 2, action: both(faultFor({ status: 429, retryAfter: 1 })) }),
+);
 rows.push(await run(`connection resets for ${FAULT_S} s`, { seconds: load, at: 2, action: both(faultFor({ reset: true })) }));
 rows.push(await run(`restart (port closed ${FAULT_S} s)`, { seconds: load, at: 2, action: ({ ask }) => ask({ restart: FAULT_S * 1000 }) }));
 rows.push(
@@ -130,10 +141,22 @@ rows.push(
   }),
 );
 rows.push(await run('6 MB span, 4 MB request limit', { seconds: 5, at: 2, bigSpan: true, maxBodyBytes: 4 * 1024 * 1024 }));
-rows.push(await run(`503 for ${OUTAGE_S} s (memory)`, { seconds: OUTAGE_S + 8, at: 2, action: both(faultFor({ status: 503 }, OUTAGE_S)), sampleRss: true }));
-console.log('\n| fault | spans arrived | spans lost | span duplicates | scores arrived | scores lost | score duplicates | log lines | flush after load (s) |');
+rows.push(
+  await run(`503 for ${OUTAGE_S} s (memory)`, {
+    seconds: OUTAGE_S + 8,
+    at: 2,
+    action: both(faultFor({ status: 503 }, OUTAGE_S)),
+    sampleRss: true,
+  }),
+);
+console.log(
+  '\n| fault | spans arrived | spans lost | span duplicates | scores arrived | scores lost | score duplicates | log lines | flush after load (s) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.name} | ${r.spans} | ${r.spansLost} | ${r.spanDup} | ${r.scores} | ${r.scoresLost} | ${r.scoreDup} | ${r.logLines} | ${r.flushS} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.name} | ${r.spans} | ${r.spansLost} | ${r.spanDup} | ${r.scores} | ${r.scoresLost} | ${r.scoreDup} | ${r.logLines} | ${r.flushS} |`,
+  );
 const mem = rows.at(-1).rssMb;
 console.log(`\nRSS during the ${OUTAGE_S} s outage: ${mem}`);
 process.exit(0);

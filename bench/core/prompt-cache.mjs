@@ -37,5 +37,7 @@ console.log(`prompt.get, median of ${reps} repetitions (Node ${process.version})
 console.log(`| variant | gets | requests sent | µs per get |`);
 console.log(`|---|---:|---:|---:|`);
 console.log(`| cached (default TTL 60 s) | ${Number(cachedN) * Number(reps)} | ${cachedRequests} | ${median(cached).toFixed(3)} |`);
-console.log(`| cacheTtlSeconds: 0 (one request each, local server in-process) | ${Number(uncachedN) * Number(reps)} | ${uncachedRequests} | ${median(uncached).toFixed(1)} |`);
+console.log(
+  `| cacheTtlSeconds: 0 (one request each, local server in-process) | ${Number(uncachedN) * Number(reps)} | ${uncachedRequests} | ${median(uncached).toFixed(1)} |`,
+);
 await server.close();

@@ -16,7 +16,12 @@ import { median, startObsServerProcess } from '../lib/http-rounds.mjs';
 const [iterations = '50000', reps = '7'] = process.argv.slice(2);
 const N = Number(iterations);
 const { child: obsServer, conn } = await startObsServerProcess();
-Object.assign(process.env, { OBS_BASE_URL: conn.url, OBS_PUBLIC_KEY: conn.publicKey, OBS_SECRET_KEY: conn.secretKey, OBS_LOG_LEVEL: 'error' });
+Object.assign(process.env, {
+  OBS_BASE_URL: conn.url,
+  OBS_PUBLIC_KEY: conn.publicKey,
+  OBS_SECRET_KEY: conn.secretKey,
+  OBS_LOG_LEVEL: 'error',
+});
 initObs();
 const handle = getObsHandle();
 const appTracer = trace.getTracer('bench-app');

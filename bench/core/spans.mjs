@@ -53,7 +53,10 @@ export async function makeSpans(count) {
         },
         { asType: 'generation', parentSpanContext: chain.otelSpan.spanContext() },
       );
-      gen.update({ output: { role: 'assistant', content: `${i * 6}. Because ${i} sixes make ${i * 6}.` }, usageDetails: { input: 31, output: 14, total: 45 } });
+      gen.update({
+        output: { role: 'assistant', content: `${i * 6}. Because ${i} sixes make ${i * 6}.` },
+        usageDetails: { input: 31, output: 14, total: 45 },
+      });
       gen.end();
       chain.update({ output: `${i * 6}.` });
       chain.end();

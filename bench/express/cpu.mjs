@@ -26,7 +26,10 @@ for (let r = 0; r < Number(reps); r++) {
   }
 }
 const base = median(apps.plain?.cpu ?? [0]);
-for (const [v, a] of Object.entries(apps)) console.log(`${v.padEnd(6)} ${median(a.cpu).toFixed(1)} µs CPU/req (+${(median(a.cpu) - base).toFixed(1)})  [${a.cpu.map((x) => x.toFixed(0)).join(', ')}]`);
+for (const [v, a] of Object.entries(apps))
+  console.log(
+    `${v.padEnd(6)} ${median(a.cpu).toFixed(1)} µs CPU/req (+${(median(a.cpu) - base).toFixed(1)})  [${a.cpu.map((x) => x.toFixed(0)).join(', ')}]`,
+  );
 for (const a of Object.values(apps)) {
   a.child.send('close');
   await once(a.child, 'exit');

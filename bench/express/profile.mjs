@@ -13,7 +13,8 @@ import { loadChat, startApp, startObsServerProcess } from '../lib/http-rounds.mj
 const here = dirname(fileURLToPath(import.meta.url));
 const [variant = 'obs', amount = '40000', dir = '/tmp/obs-express-prof'] = process.argv.slice(2);
 const { child: obsServer, conn } = await startObsServerProcess();
-const { child, port } = await startApp(join(here, 'app.mjs'), variant, conn, [...(process.env.APP_NODE_ARGS ?? '').split(' ').filter(Boolean),
+const { child, port } = await startApp(join(here, 'app.mjs'), variant, conn, [
+  ...(process.env.APP_NODE_ARGS ?? '').split(' ').filter(Boolean),
   '--cpu-prof',
   `--cpu-prof-dir=${dir}`,
   `--cpu-prof-name=${variant}.cpuprofile`,

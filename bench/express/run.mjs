@@ -25,7 +25,8 @@ const LABELS = {
   'obs-nocapture': '`obsMiddleware({ captureInput: false, captureOutput: false })`',
   'core-floor': 'minimal hand-made middleware on core `HttpObserver` (no output, no header)',
   otel: 'OpenTelemetry instrumentation-http + -express, BatchSpanProcessor, OTLP protobuf gzip',
-  'otel-root': 'one bare OpenTelemetry SDK root span per request, active in the handlers, + the child span, both exported by core\'s processor; no obs request code (no input, output, naming, identify)',
+  'otel-root':
+    "one bare OpenTelemetry SDK root span per request, active in the handlers, + the child span, both exported by core's processor; no obs request code (no input, output, naming, identify)",
   als: '`AsyncLocalStorage.run()` per request and nothing else: the floor of any tracer that follows a request across `await`',
 };
 // `<variant>+acf`: the same app on Node.js's AsyncContextFrame (`--experimental-async-context-frame`

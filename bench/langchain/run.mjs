@@ -116,7 +116,9 @@ const { counts } = await ask(child, 'stats', 'counts');
 
 console.log(`\n${N} invocations per block, ${REPS} repetitions, Node ${process.version}, ${new Date().toISOString()}\n`);
 const signed = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(0)}`;
-console.log('| Setup | wall µs/invocation | above empty handler | share of Langfuse\'s extra | CPU µs/invocation | above empty handler | share of Langfuse\'s extra | heap growth after GC, per block |');
+console.log(
+  "| Setup | wall µs/invocation | above empty handler | share of Langfuse's extra | CPU µs/invocation | above empty handler | share of Langfuse's extra | heap growth after GC, per block |",
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const v of variants) {
   const base = v.name === 'no callbacks' || v.name === 'empty handler';
@@ -128,9 +130,15 @@ for (const v of variants) {
       `| ${c.toFixed(0)} | ${v.name === 'empty handler' ? '-' : signed(c - emptyCpu)} | ${base ? '-' : `${((100 * (c - emptyCpu)) / langfuseExtraCpu).toFixed(0)}%`} | ${signed(h)} KiB |`,
   );
 }
-console.log(`\nAll samples, wall µs: ${JSON.stringify(Object.fromEntries([...results].map(([k, r]) => [k, r.us.map((x) => Math.round(x))])))}`);
-console.log(`All samples, CPU µs: ${JSON.stringify(Object.fromEntries([...results].map(([k, r]) => [k, r.cpu.map((x) => Math.round(x))])))}`);
-console.log(`Spans received by the server per scope: ${JSON.stringify(counts)} (expected ${(REPS + 1 + HEAP_BLOCKS) * N * 4 * 2} obs-sdk, ${(REPS + 1 + HEAP_BLOCKS) * N * 4} langfuse-sdk)`);
+console.log(
+  `\nAll samples, wall µs: ${JSON.stringify(Object.fromEntries([...results].map(([k, r]) => [k, r.us.map((x) => Math.round(x))])))}`,
+);
+console.log(
+  `All samples, CPU µs: ${JSON.stringify(Object.fromEntries([...results].map(([k, r]) => [k, r.cpu.map((x) => Math.round(x))])))}`,
+);
+console.log(
+  `Spans received by the server per scope: ${JSON.stringify(counts)} (expected ${(REPS + 1 + HEAP_BLOCKS) * N * 4 * 2} obs-sdk, ${(REPS + 1 + HEAP_BLOCKS) * N * 4} langfuse-sdk)`,
+);
 console.log(`obs handler runs still open: inline ${ours.openRuns}, background ${oursQueued.openRuns}`);
 
 await obs.shutdown();

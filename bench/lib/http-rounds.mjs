@@ -31,7 +31,9 @@ export const median = (xs) => {
 
 /** Forks the local obs server process (./obs-server-process.mjs); resolves with it and its { url, publicKey, secretKey }. */
 export async function startObsServerProcess() {
-  const child = fork(fileURLToPath(new URL('./obs-server-process.mjs', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./obs-server-process.mjs', import.meta.url)), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const [conn] = await once(child, 'message');
   return { child, conn };
 }
@@ -124,7 +126,9 @@ export async function runRounds({ appScript, variants, rounds, warmup, duration,
         spansPerReq: (s1.spans - s0.spans) / requests,
       };
       rows.get(name).push(row);
-      log(`round ${round + 1}/${rounds} ${name}: ${row.rps.toFixed(0)} req/s, ${row.cpuPerReq.toFixed(0)} µs CPU/req, ${row.spansPerReq.toFixed(2)} spans/req`);
+      log(
+        `round ${round + 1}/${rounds} ${name}: ${row.rps.toFixed(0)} req/s, ${row.cpuPerReq.toFixed(0)} µs CPU/req, ${row.spansPerReq.toFixed(2)} spans/req`,
+      );
     }
   }
   for (const { child } of apps.values()) child.kill();

@@ -19,7 +19,7 @@ const { rounds: ROUNDS, warmup: WARMUP, duration: DURATION, connections: CONNECT
 
 const VARIANTS = [
   { name: 'plain', label: 'plain Nest 12 + Express' },
-  { name: 'interceptor', label: 'reference: plain + a global no-op interceptor (Nest\'s interceptor machinery alone)' },
+  { name: 'interceptor', label: "reference: plain + a global no-op interceptor (Nest's interceptor machinery alone)" },
   { name: 'obs', label: '+ ObsModule.forRoot() (root observation, input/output) + 1 @Observe span' },
   { name: 'obs-nocapture', label: '+ ObsModule.forRoot({ captureInput: false, captureOutput: false }) + 1 @Observe span' },
 ];

@@ -13,9 +13,19 @@ const { client } = obs;
 
 // 1. A dataset with four items (the local server keeps them).
 await client.api.datasets.create({ name: 'capitals', description: 'capital cities' });
-const rows = [['France', 'Paris'], ['Japan', 'Tokyo'], ['Peru', 'Lima'], ['Australia', 'Canberra']];
+const rows = [
+  ['France', 'Paris'],
+  ['Japan', 'Tokyo'],
+  ['Peru', 'Lima'],
+  ['Australia', 'Canberra'],
+];
 for (const [country, capital] of rows) {
-  await client.dataset.createItem({ datasetName: 'capitals', id: `capital-${country.toLowerCase()}`, input: { country }, expectedOutput: capital });
+  await client.dataset.createItem({
+    datasetName: 'capitals',
+    id: `capital-${country.toLowerCase()}`,
+    input: { country },
+    expectedOutput: capital,
+  });
 }
 
 // 2. A managed chat prompt, read through the cache and turned into a LangChain template.

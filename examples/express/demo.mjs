@@ -19,7 +19,13 @@ console.log(`POST /api/chat/c-1 -> ${ask.status} trace ${ask.headers.get('x-obs-
 // 2. The answer streamed over server-sent events.
 const sse = await fetch(`${base}/c-1/stream?q=${encodeURIComponent('what is a span?')}`, { headers: alice });
 const events = (await sse.text()).match(/^data: .*$/gm) ?? [];
-console.log(`GET /api/chat/c-1/stream -> ${sse.status}, ${events.length} events:`, events.slice(0, -1).map((e) => JSON.parse(e.slice(6)).token).join(''));
+console.log(
+  `GET /api/chat/c-1/stream -> ${sse.status}, ${events.length} events:`,
+  events
+    .slice(0, -1)
+    .map((e) => JSON.parse(e.slice(6)).token)
+    .join(''),
+);
 
 // 3. A conversation that does not exist: a 404, an answer rather than an error.
 const missing = await fetch(`${base}/c-404/history`, { headers: alice });

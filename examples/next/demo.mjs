@@ -35,7 +35,13 @@ const base = `http://127.0.0.1:${port}`;
 const server = next(['start', '-p', String(port), '-H', '127.0.0.1'], ['ignore', 'pipe', 'inherit']);
 const exited = new Promise((resolve) => server.on('exit', resolve));
 for (let i = 0; ; i++) {
-  if (await fetch(`${base}/robots.txt`).then(() => true, () => false)) break;
+  if (
+    await fetch(`${base}/robots.txt`).then(
+      () => true,
+      () => false,
+    )
+  )
+    break;
   if (i > 300 || server.exitCode !== null) throw new Error('next start did not come up');
   await new Promise((r) => setTimeout(r, 100));
 }

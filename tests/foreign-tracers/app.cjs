@@ -33,7 +33,11 @@ async function main() {
   app.post('/chat', async (req, res) => {
     const answer = await startActiveObservation('answer', async () => {
       const a = await chain.invoke({ question: req.body.question }, { callbacks: [new CallbackHandler()] });
-      const b = await generateText({ model, prompt: 'Say hi', experimental_telemetry: { isEnabled: true, functionId: 'greet', integrations: [new OpenTelemetry()] } });
+      const b = await generateText({
+        model,
+        prompt: 'Say hi',
+        experimental_telemetry: { isEnabled: true, functionId: 'greet', integrations: [new OpenTelemetry()] },
+      });
       return `${a} ${b.text}`;
     });
     res.json({ answer });

@@ -14,4 +14,9 @@ if (process.env.OTEL_SCENARIO !== 'plain') {
   registerInstrumentations({ instrumentations: [new HttpInstrumentation(), new ExpressInstrumentation()] });
 }
 globalThis.__appExport = async () =>
-  exporter.getFinishedSpans().map((s) => ({ name: s.name, scope: s.instrumentationScope.name, spanId: s.spanContext().spanId, parentSpanId: s.parentSpanContext?.spanId }));
+  exporter.getFinishedSpans().map((s) => ({
+    name: s.name,
+    scope: s.instrumentationScope.name,
+    spanId: s.spanContext().spanId,
+    parentSpanId: s.parentSpanContext?.spanId,
+  }));

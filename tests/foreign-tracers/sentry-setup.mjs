@@ -9,8 +9,14 @@ const transport = () => ({
   send: async (envelope) => {
     for (const [header, item] of envelope[1]) {
       if (header.type !== 'transaction') continue;
-      sent.push({ name: item.transaction, spanId: item.contexts.trace.span_id, parentSpanId: item.contexts.trace.parent_span_id, scope: 'transaction' });
-      for (const s of item.spans ?? []) sent.push({ name: s.description, spanId: s.span_id, parentSpanId: s.parent_span_id, scope: s.origin ?? '' });
+      sent.push({
+        name: item.transaction,
+        spanId: item.contexts.trace.span_id,
+        parentSpanId: item.contexts.trace.parent_span_id,
+        scope: 'transaction',
+      });
+      for (const s of item.spans ?? [])
+        sent.push({ name: s.description, spanId: s.span_id, parentSpanId: s.parent_span_id, scope: s.origin ?? '' });
     }
     return { statusCode: 200 };
   },

@@ -6,7 +6,9 @@ import { createApp } from './app.js';
 const port = Number(process.env.PORT ?? 3000);
 const server = createApp().listen(port, () => {
   console.log(`example-express listening on http://localhost:${port}`);
-  console.log(`try: curl -X POST localhost:${port}/api/chat/c-1 -H 'authorization: Bearer token-alice' -H 'content-type: application/json' -d '{"question":"what is a trace?"}'`);
+  console.log(
+    `try: curl -X POST localhost:${port}/api/chat/c-1 -H 'authorization: Bearer token-alice' -H 'content-type: application/json' -d '{"question":"what is a trace?"}'`,
+  );
 });
 
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

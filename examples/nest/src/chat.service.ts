@@ -16,7 +16,10 @@ export class ChatService {
 
   @Observe({ asType: 'retriever' })
   async retrieve(question: string): Promise<string[]> {
-    const words = question.toLowerCase().split(/\W+/).filter((w) => w.length > 3);
+    const words = question
+      .toLowerCase()
+      .split(/\W+/)
+      .filter((w) => w.length > 3);
     return DOCS.filter((d) => words.some((w) => d.toLowerCase().includes(w)));
   }
 

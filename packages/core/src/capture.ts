@@ -29,7 +29,7 @@ export class TextCapture {
     } else if (chunk instanceof ArrayBuffer) {
       this.decoder ??= new TextDecoder();
       text = this.decoder.decode(new Uint8Array(chunk), { stream: true });
-    } else text = typeof chunk === 'object' ? JSON.stringify(chunk) ?? '' : String(chunk);
+    } else text = typeof chunk === 'object' ? (JSON.stringify(chunk) ?? '') : String(chunk);
     this.append(text);
   }
 

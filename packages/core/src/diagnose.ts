@@ -55,7 +55,12 @@ export async function diagnose(options: DiagnoseOptions = {}): Promise<Diagnosis
   });
   checks.push(
     padded.length > 0
-      ? { name: 'whitespace', ok: false, message: `${padded.join(', ')} ha${padded.length === 1 ? 's' : 've'} leading or trailing whitespace (obs trims it)`, fix: `remove the whitespace or newline from ${padded.join(', ')} where it is set` }
+      ? {
+          name: 'whitespace',
+          ok: false,
+          message: `${padded.join(', ')} ha${padded.length === 1 ? 's' : 've'} leading or trailing whitespace (obs trims it)`,
+          fix: `remove the whitespace or newline from ${padded.join(', ')} where it is set`,
+        }
       : { name: 'whitespace', ok: true, message: 'no stray whitespace in OBS_* variables' },
   );
 
@@ -63,20 +68,46 @@ export async function diagnose(options: DiagnoseOptions = {}): Promise<Diagnosis
     const timeoutMs = 1000 * (typeof options.timeout === 'number' && options.timeout > 0 ? options.timeout : 5);
     const health = await request(`${conn.baseUrl}/api/public/health`, timeoutMs);
     if (!health.ok) {
-      checks.push({ name: 'server', ok: false, message: `${conn.baseUrl} is not reachable: ${health.error}`, fix: `check OBS_BASE_URL (${conn.baseUrl}) and that the server is running and reachable from here` });
+      checks.push({
+        name: 'server',
+        ok: false,
+        message: `${conn.baseUrl} is not reachable: ${health.error}`,
+        fix: `check OBS_BASE_URL (${conn.baseUrl}) and that the server is running and reachable from here`,
+      });
     } else {
-      checks.push({ name: 'server', ok: health.status < 500, message: `${conn.baseUrl}/api/public/health answered HTTP ${health.status}`, fix: health.status < 500 ? undefined : 'the server is up but unhealthy: check its logs' });
+      checks.push({
+        name: 'server',
+        ok: health.status < 500,
+        message: `${conn.baseUrl}/api/public/health answered HTTP ${health.status}`,
+        fix: health.status < 500 ? undefined : 'the server is up but unhealthy: check its logs',
+      });
       if (health.date !== undefined) {
         const skew = Date.now() - health.date;
         const ok = Math.abs(skew) <= MAX_SKEW_MS;
-        checks.push({ name: 'clock', ok, message: `clock differs from the server's by ${Math.round(skew / 1000)} s`, fix: ok ? undefined : 'sync this machine clock (NTP): traces would show at the wrong time' });
+        checks.push({
+          name: 'clock',
+          ok,
+          message: `clock differs from the server's by ${Math.round(skew / 1000)} s`,
+          fix: ok ? undefined : 'sync this machine clock (NTP): traces would show at the wrong time',
+        });
       }
       if (conn.publicKey && conn.secretKey) {
         const auth = await request(`${conn.baseUrl}/api/public/projects`, timeoutMs, basicAuth(conn.publicKey, conn.secretKey));
-        if (!auth.ok) checks.push({ name: 'keys', ok: false, message: `could not check the keys: ${auth.error}`, fix: 'try again; check the server' });
+        if (!auth.ok)
+          checks.push({ name: 'keys', ok: false, message: `could not check the keys: ${auth.error}`, fix: 'try again; check the server' });
         else if (auth.status === 401 || auth.status === 403) {
-          checks.push({ name: 'keys', ok: false, message: `wrong keys for this server (HTTP ${auth.status})`, fix: `check OBS_PUBLIC_KEY and OBS_SECRET_KEY: they must be a key pair of ${conn.baseUrl}` });
-        } else checks.push({ name: 'keys', ok: auth.status < 400, message: `keys ${auth.status < 400 ? 'accepted' : 'not accepted'} (HTTP ${auth.status})` });
+          checks.push({
+            name: 'keys',
+            ok: false,
+            message: `wrong keys for this server (HTTP ${auth.status})`,
+            fix: `check OBS_PUBLIC_KEY and OBS_SECRET_KEY: they must be a key pair of ${conn.baseUrl}`,
+          });
+        } else
+          checks.push({
+            name: 'keys',
+            ok: auth.status < 400,
+            message: `keys ${auth.status < 400 ? 'accepted' : 'not accepted'} (HTTP ${auth.status})`,
+          });
       }
     }
   }
@@ -96,7 +127,11 @@ export function printDiagnosis(d: Diagnosis, write: (line: string) => void): voi
   }
 }
 
-async function request(url: string, timeoutMs: number, authorization?: string): Promise<{ ok: true; status: number; date?: number } | { ok: false; error: string }> {
+async function request(
+  url: string,
+  timeoutMs: number,
+  authorization?: string,
+): Promise<{ ok: true; status: number; date?: number } | { ok: false; error: string }> {
   try {
     const res = await fetch(url, { headers: authorization ? { authorization } : {}, signal: AbortSignal.timeout(timeoutMs) });
     await res.arrayBuffer().catch(() => undefined);
@@ -105,7 +140,10 @@ async function request(url: string, timeoutMs: number, authorization?: string): 
     return { ok: true, status: res.status, ...(Number.isFinite(parsed) && { date: parsed }) };
   } catch (err) {
     const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-    const error = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(err));
+    const error =
+      e.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs / 1000} s`
+        : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(err));
     return { ok: false, error };
   }
 }

@@ -1,7 +1,13 @@
 export { initObs, getObsHandle, type ObsHandle, type ObsInitOptions, type ObsTracingMode } from './init.js';
 export { ObsSpanProcessor, type ObsSpanProcessorOptions } from './export/span-processor.js';
 export { ObsOtlpExporter, type ObsOtlpExporterOptions, TRACES_PATH } from './export/otlp-exporter.js';
-export { isDefaultExportSpan, isFrameworkScope, FRAMEWORK_SCOPE_PREFIXES, KNOWN_LLM_SCOPES, KNOWN_LLM_SCOPE_PREFIXES } from './export/span-filter.js';
+export {
+  isDefaultExportSpan,
+  isFrameworkScope,
+  FRAMEWORK_SCOPE_PREFIXES,
+  KNOWN_LLM_SCOPES,
+  KNOWN_LLM_SCOPE_PREFIXES,
+} from './export/span-filter.js';
 export type { FrameworkSpansMode } from './export/foreign-spans.js';
 export { resolveCompression, type Compression } from './export/compression.js';
 export { MASK_FAILED, maskValue, type MaskFunction } from './export/mask.js';

@@ -110,7 +110,10 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
   (globalThis as Slot)[HANDLE_SLOT] = handle;
   if (options.flushOnExit !== false) {
     // Bounded, so a black-holed server cannot hold the process past a grace period.
-    installShutdownHooks(async () => void (await Promise.all([spanProcessor.flushWithin(), client.flush()])), spanProcessor.shutdownTimeoutMs);
+    installShutdownHooks(
+      async () => void (await Promise.all([spanProcessor.flushWithin(), client.flush()])),
+      spanProcessor.shutdownTimeoutMs,
+    );
   }
   reportStartup({ mode, exporting: spanProcessor.enabled, foreign, options });
   return handle;

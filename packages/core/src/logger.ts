@@ -35,16 +35,26 @@ const prefixed = (m: string) => (m.startsWith('Obs ') ? m : `[obs] ${m}`);
 
 /** The SDK's logger: every line is prefixed `[obs]` (or starts `Obs `) so it can be grepped out of app logs. */
 export const logger: ObsLogger & { warnOnce(key: string, message: string): void; notice(message: string): void } = {
-  debug: (m, ...a) => { if (enabled('debug')) sink.debug(prefixed(m), ...a); },
-  info: (m, ...a) => { if (enabled('info')) sink.info(prefixed(m), ...a); },
-  warn: (m, ...a) => { if (enabled('warn')) sink.warn(prefixed(m), ...a); },
-  error: (m, ...a) => { if (enabled('error')) sink.error(prefixed(m), ...a); },
+  debug: (m, ...a) => {
+    if (enabled('debug')) sink.debug(prefixed(m), ...a);
+  },
+  info: (m, ...a) => {
+    if (enabled('info')) sink.info(prefixed(m), ...a);
+  },
+  warn: (m, ...a) => {
+    if (enabled('warn')) sink.warn(prefixed(m), ...a);
+  },
+  error: (m, ...a) => {
+    if (enabled('error')) sink.error(prefixed(m), ...a);
+  },
   /**
    * An informational line shown at the default level too (below `error`): obs's one start-up
    * line. On the console it goes to stderr like every other obs line, never into a program's
    * own output; a custom logger gets it as `info`.
    */
-  notice: (m) => { if (enabled('warn')) (sink === console ? console.warn : sink.info)(prefixed(m)); },
+  notice: (m) => {
+    if (enabled('warn')) (sink === console ? console.warn : sink.info)(prefixed(m));
+  },
   warnOnce(key, m) {
     if (onceKeys.has(key)) return;
     onceKeys.add(key);

@@ -32,7 +32,9 @@ export function numberOption(name: string, value: unknown, fallback: number, rul
     (rule.allowZero ? value >= 0 : value > 0) &&
     (rule.min === undefined || value >= rule.min);
   if (!ok) {
-    logger.warn(`option ${name} must be a ${rule.allowZero ? 'non-negative' : 'positive'} number, got ${describe(value)}; using ${fallback}`);
+    logger.warn(
+      `option ${name} must be a ${rule.allowZero ? 'non-negative' : 'positive'} number, got ${describe(value)}; using ${fallback}`,
+    );
     return fallback;
   }
   let n = value as number;

@@ -9,11 +9,14 @@ import { context, createContextKey, trace, type TracerProvider } from '@opentele
 export function describeProvider(provider: TracerProvider | undefined): string {
   if (!provider) return 'none';
   const p = provider as { constructor?: { name?: string }; _activeSpanProcessor?: { _spanProcessors?: unknown[] } };
-  const processors = (p._activeSpanProcessor?._spanProcessors ?? []).map((sp) => (sp as { constructor?: { name?: string } })?.constructor?.name ?? '?');
+  const processors = (p._activeSpanProcessor?._spanProcessors ?? []).map(
+    (sp) => (sp as { constructor?: { name?: string } })?.constructor?.name ?? '?',
+  );
   const names = [p.constructor?.name ?? 'TracerProvider', ...processors].join(' ');
   const g = globalThis as { __SENTRY__?: unknown };
   if (/sentry/i.test(names) || g.__SENTRY__ !== undefined) return `Sentry (${p.constructor?.name ?? 'provider'})`;
-  if (/vercel/i.test(names) || (globalThis as Record<symbol, unknown>)[Symbol.for('@vercel/otel')] !== undefined) return `@vercel/otel (${p.constructor?.name ?? 'provider'})`;
+  if (/vercel/i.test(names) || (globalThis as Record<symbol, unknown>)[Symbol.for('@vercel/otel')] !== undefined)
+    return `@vercel/otel (${p.constructor?.name ?? 'provider'})`;
   const list = processors.length ? ` with ${processors.join(', ')}` : '';
   return `${p.constructor?.name ?? 'a tracer provider'}${list}`;
 }

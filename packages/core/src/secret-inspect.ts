@@ -14,6 +14,11 @@ export function maskSecret(secret: string | undefined): string | undefined {
 }
 
 /** What a custom inspect method returns: `name { ...summary }`, formatted by Node when it can. */
-export function inspectSummary(name: string, summary: Record<string, unknown>, options?: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
+export function inspectSummary(
+  name: string,
+  summary: Record<string, unknown>,
+  options?: unknown,
+  inspect?: (v: unknown, o?: unknown) => string,
+): string {
   return `${name} ${typeof inspect === 'function' ? inspect(summary, options) : JSON.stringify(summary)}`;
 }

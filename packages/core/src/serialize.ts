@@ -38,7 +38,8 @@ function stringify(value: unknown): string {
 
 /** Plain objects and arrays whose own values are not errors, maps or sets (checked one level deep). */
 function isPlainData(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return typeof value !== 'bigint' && typeof value !== 'function' && typeof value !== 'symbol';
+  if (value === null || typeof value !== 'object')
+    return typeof value !== 'bigint' && typeof value !== 'function' && typeof value !== 'symbol';
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
   for (const k in value) {

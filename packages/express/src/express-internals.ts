@@ -96,7 +96,11 @@ const withIndices = new WeakMap<RegExp, RegExp>();
  * Express 4 keeps only the compiled regexp of a mount path, so the pattern is rebuilt from the
  * match: each captured parameter's span of the matched text becomes `:name`.
  */
-function matchExpress4(layer: ExpressLayer, regexp: RegExp & { fast_slash?: boolean; fast_star?: boolean }, path: string): PrefixMatch | undefined {
+function matchExpress4(
+  layer: ExpressLayer,
+  regexp: RegExp & { fast_slash?: boolean; fast_star?: boolean },
+  path: string,
+): PrefixMatch | undefined {
   if (regexp.fast_slash) return { consumed: '', pattern: '' };
   if (regexp.fast_star) return { consumed: path, pattern: '*' };
   let re = withIndices.get(regexp);
@@ -131,7 +135,8 @@ function matchRouter2(layer: ExpressLayer, path: string): PrefixMatch | undefine
   const m: Router2Match = result === true ? { path: layer.path, params: layer.params } : result;
   const consumed = typeof m.path === 'string' ? m.path : '';
   const declared = m.pattern !== undefined ? m.pattern : layer.rawPath;
-  const pattern = typeof declared === 'string' ? declared : declared instanceof RegExp ? String(declared) : parameterise(consumed, m.params);
+  const pattern =
+    typeof declared === 'string' ? declared : declared instanceof RegExp ? String(declared) : parameterise(consumed, m.params);
   return { consumed, pattern: trimTrailingSlash(pattern) };
 }
 

@@ -80,7 +80,8 @@ export class OutputCapture {
     if (this.pendingText !== undefined) {
       const ct = this.res.getHeader('content-type');
       this.ro.setOutput(this.pendingText, this.res, ct === undefined ? undefined : String(ct));
-    } else if (this.stream === 'binary') this.ro.setOutput(describe(this.bytes, this.contentType, this.encoding), this.res, this.contentType);
+    } else if (this.stream === 'binary')
+      this.ro.setOutput(describe(this.bytes, this.contentType, this.encoding), this.res, this.contentType);
   }
 
   private readHeaders(): void {
@@ -99,7 +100,9 @@ function describe(bytes: number, contentType: string | undefined, encoding: stri
 }
 
 function isBinaryEncoding(encoding: unknown): boolean {
-  return typeof encoding === 'string' && !/^utf-?8$/i.test(encoding) && encoding !== 'ascii' && encoding !== 'latin1' && encoding !== 'binary';
+  return (
+    typeof encoding === 'string' && !/^utf-?8$/i.test(encoding) && encoding !== 'ascii' && encoding !== 'latin1' && encoding !== 'binary'
+  );
 }
 
 function asText(chunk: unknown, encoding: unknown): unknown {

@@ -87,7 +87,7 @@ function recordingJson(original: Fn): Fn {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
     }
-    // eslint-disable-next-line prefer-rest-params
+    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
     return original.apply(this, arguments as unknown as unknown[]);
   };
 }
@@ -103,7 +103,7 @@ function recordingSend(original: Fn): Fn {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
     }
-    // eslint-disable-next-line prefer-rest-params
+    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
     return original.apply(this, arguments as unknown as unknown[]);
   };
 }
@@ -118,7 +118,7 @@ function recordingWrite(original: Fn): Fn {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
     }
-    // eslint-disable-next-line prefer-rest-params
+    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
     return original.apply(this, arguments as unknown as unknown[]);
   };
 }
@@ -134,7 +134,7 @@ function recordingEnd(original: Fn): Fn {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
     }
-    // eslint-disable-next-line prefer-rest-params
+    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
     return original.apply(this, arguments as unknown as unknown[]);
   };
 }

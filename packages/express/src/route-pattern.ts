@@ -80,7 +80,14 @@ interface SubRouter {
 }
 
 /** Depth-first search of the layers that lead to the target, following `path` as Express did. */
-function walk(router: ExpressRouter, path: string, target: Target, apps: ExpressApp[], owner: ExpressApp | undefined, depth: number): string | undefined {
+function walk(
+  router: ExpressRouter,
+  path: string,
+  target: Target,
+  apps: ExpressApp[],
+  owner: ExpressApp | undefined,
+  depth: number,
+): string | undefined {
   const stack = router.stack;
   if (depth > MAX_DEPTH || !Array.isArray(stack)) return undefined;
   for (const layer of stack) {

@@ -22,7 +22,10 @@ function mockModel() {
     doGenerate: async () => ({
       content: [{ type: 'text', text: 'Hello there' }],
       finishReason: { unified: 'stop', raw: 'stop' },
-      usage: { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 4, text: 4, reasoning: undefined } },
+      usage: {
+        inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 4, text: 4, reasoning: undefined },
+      },
       warnings: [],
     }),
   });

@@ -86,10 +86,15 @@ describe.each(EXPRESS_VERSIONS)('input and output on $name', ({ express }) => {
   const app = buildApp(express);
 
   it('records the parsed JSON body as input and the res.json value as output', async () => {
-    const res = await request(app).post('/chat/1?lang=en').send({ message: 'hi', history: [{ role: 'user', content: 'a' }] });
+    const res = await request(app)
+      .post('/chat/1?lang=en')
+      .send({ message: 'hi', history: [{ role: 'user', content: 'a' }] });
     expect(res.body.answer).toBe('echo hi');
     const { root } = await traceOf(h, res);
-    expect(JSON.parse(root.attributes['obs.observation.input'] as string)).toEqual({ message: 'hi', history: [{ role: 'user', content: 'a' }] });
+    expect(JSON.parse(root.attributes['obs.observation.input'] as string)).toEqual({
+      message: 'hi',
+      history: [{ role: 'user', content: 'a' }],
+    });
     expect(JSON.parse(root.attributes['obs.observation.output'] as string)).toEqual({ answer: 'echo hi', usage: { tokens: 3 } });
   });
 
@@ -109,11 +114,14 @@ describe.each(EXPRESS_VERSIONS)('input and output on $name', ({ express }) => {
   });
 
   it('reassembles server-sent events written over time', async () => {
-    const res = await request(app).get('/sse').buffer(true).parse((r, cb) => {
-      let text = '';
-      r.on('data', (c: Buffer) => (text += c.toString()));
-      r.on('end', () => cb(null, text));
-    });
+    const res = await request(app)
+      .get('/sse')
+      .buffer(true)
+      .parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => cb(null, text));
+      });
     const expected = 'data: {"token":"t0"}\n\ndata: {"token":"t1"}\n\ndata: {"token":"t2"}\n\ndata: [DONE]\n\n';
     expect(res.body).toBe(expected);
     const { root } = await traceOf(h, res);
@@ -149,7 +157,9 @@ describe.each(EXPRESS_VERSIONS)('input and output on $name', ({ express }) => {
       .send({ user: { name: 'ada', password: 'hunter2', profile: { apiKey: 'in-key', tags: [{ token: 't', ok: true }] } } });
     const { root } = await traceOf(h, res);
     const input = JSON.parse(root.attributes['obs.observation.input'] as string);
-    expect(input).toEqual({ user: { name: 'ada', password: '[REDACTED]', profile: { apiKey: '[REDACTED]', tags: [{ token: '[REDACTED]', ok: true }] } } });
+    expect(input).toEqual({
+      user: { name: 'ada', password: '[REDACTED]', profile: { apiKey: '[REDACTED]', tags: [{ token: '[REDACTED]', ok: true }] } },
+    });
     const output = JSON.parse(root.attributes['obs.observation.output'] as string);
     expect(output).toEqual({ user: { name: 'ada', profile: { token: '[REDACTED]', nested: [{ apiKey: '[REDACTED]', keep: 1 }] } } });
     expect(JSON.stringify(root.attributes)).not.toMatch(/hunter2|tok-123|in-key|k-1/);
@@ -179,7 +189,9 @@ describe.each(EXPRESS_VERSIONS)('input and output on $name', ({ express }) => {
     const first = await request(app).get('/etag');
     const { root: firstRoot } = await traceOf(h, first);
     expect(firstRoot.attributes['obs.observation.output']).toBe('cacheable body');
-    const cached = await request(app).get('/etag').set('if-none-match', first.headers.etag as string);
+    const cached = await request(app)
+      .get('/etag')
+      .set('if-none-match', first.headers.etag as string);
     expect(cached.status).toBe(304);
     const { root: cachedRoot } = await traceOf(h, cached);
     expect(cachedRoot.attributes['obs.observation.output']).toBeUndefined();
@@ -206,7 +218,9 @@ describe.each(EXPRESS_VERSIONS)('input and output on $name', ({ express }) => {
     });
 
     it('cuts a long input too', async () => {
-      const res = await request(capped).post('/chat/1').send({ message: 'm'.repeat(500) });
+      const res = await request(capped)
+        .post('/chat/1')
+        .send({ message: 'm'.repeat(500) });
       const { root } = await traceOf(h, res);
       const input = root.attributes['obs.observation.input'] as string;
       expect(input.length).toBeLessThan(200);

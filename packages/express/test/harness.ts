@@ -51,7 +51,11 @@ export function rootOf(spans: DecodedSpan[]): DecodedSpan | undefined {
  * The spans of the trace a response belongs to (its `x-obs-trace-id` header), once its root
  * reached the server, plus `expectMore` other spans.
  */
-export async function traceOf(h: Harness, res: { headers: Record<string, unknown> }, expectMore = 0): Promise<{ root: DecodedSpan; spans: DecodedSpan[] }> {
+export async function traceOf(
+  h: Harness,
+  res: { headers: Record<string, unknown> },
+  expectMore = 0,
+): Promise<{ root: DecodedSpan; spans: DecodedSpan[] }> {
   const traceId = res.headers['x-obs-trace-id'];
   expect(traceId, 'x-obs-trace-id header').toMatch(/^[0-9a-f]{32}$/);
   return waitForTrace(h, traceId as string, expectMore);

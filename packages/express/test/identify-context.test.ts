@@ -22,7 +22,13 @@ type AuthedRequest = Request & { user?: { id: string; plan: string } };
 const identify = (req: Request) => {
   const user = (req as AuthedRequest).user;
   return user
-    ? { userId: user.id, sessionId: String(req.headers['x-session'] ?? 'none'), tags: ['express', user.plan], metadata: { plan: user.plan, region: 'eu' }, version: 'v-test' }
+    ? {
+        userId: user.id,
+        sessionId: String(req.headers['x-session'] ?? 'none'),
+        tags: ['express', user.plan],
+        metadata: { plan: user.plan, region: 'eu' },
+        version: 'v-test',
+      }
     : undefined;
 };
 
@@ -42,7 +48,11 @@ async function llmWork(req: Request, res: Response): Promise<void> {
     'agent',
     async () => {
       await sleep(2);
-      const gen = startObservation('llm-call', { model: 'fake-model', input: [{ role: 'user', content: req.params.id }] }, { asType: 'generation' });
+      const gen = startObservation(
+        'llm-call',
+        { model: 'fake-model', input: [{ role: 'user', content: req.params.id }] },
+        { asType: 'generation' },
+      );
       await sleep(1);
       gen.update({ output: 'hello', usageDetails: { input: 3, output: 1, total: 4 } }).end();
       return 'hello';
@@ -129,7 +139,11 @@ describe.each(EXPRESS_VERSIONS)('identify and context on $name', ({ express }) =
     const res = await request(a).post('/me/x').set('x-user', 'u-route').set('x-session', 's-r');
     const { root, spans } = await traceOf(h, res, 5);
     expectIdentified(root, 'u-route', 's-r');
-    expectIdentified(spans.find((s) => s.name === 'llm-call'), 'u-route', 's-r');
+    expectIdentified(
+      spans.find((s) => s.name === 'llm-call'),
+      'u-route',
+      's-r',
+    );
   });
 
   it('waits for routing when a span starts in middleware before auth (OTel-instrumented middleware)', async () => {
@@ -147,7 +161,11 @@ describe.each(EXPRESS_VERSIONS)('identify and context on $name', ({ express }) =
     const res = await request(a).post('/chat/e').set('x-user', 'u-late').set('x-session', 's-l');
     const { root, spans } = await traceOf(h, res, 6);
     expectIdentified(root, 'u-late', 's-l');
-    expectIdentified(spans.find((s) => s.name === 'llm-call'), 'u-late', 's-l');
+    expectIdentified(
+      spans.find((s) => s.name === 'llm-call'),
+      'u-late',
+      's-l',
+    );
     const early = spans.find((s) => s.name === 'early-middleware-span')!;
     expect(early.parentSpanId).toBe(root.spanId);
     // identify waited for routing (it saw the auth user), and its identity reaches every span
@@ -166,7 +184,11 @@ describe.each(EXPRESS_VERSIONS)('identify and context on $name', ({ express }) =
     const res = await request(a).post('/me/e').set('x-user', 'u-rl').set('x-session', 's-rl');
     const { root, spans } = await traceOf(h, res, 6);
     expectIdentified(root, 'u-rl', 's-rl');
-    expectIdentified(spans.find((s) => s.name === 'agent'), 'u-rl', 's-rl');
+    expectIdentified(
+      spans.find((s) => s.name === 'agent'),
+      'u-rl',
+      's-rl',
+    );
     expect(spans.find((s) => s.name === 'early-middleware-span')!.attributes['user.id']).toBe('u-rl');
   });
 

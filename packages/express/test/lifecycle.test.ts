@@ -88,7 +88,10 @@ describe.each(EXPRESS_VERSIONS)('ignore, trace id header and aborts on $name', (
     expect(none.headers['x-obs-trace-id']).toBeUndefined();
     // No header, but the request is still observed.
     await h.obs.flush();
-    await h.server.waitFor(() => (rootNames(h).includes('GET /chat') ? true : undefined), { timeoutMs: 5000, description: 'root of GET /chat' });
+    await h.server.waitFor(() => (rootNames(h).includes('GET /chat') ? true : undefined), {
+      timeoutMs: 5000,
+      description: 'root of GET /chat',
+    });
   });
 
   it('exposes the root observation to handlers', async () => {

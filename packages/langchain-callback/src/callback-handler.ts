@@ -27,7 +27,12 @@ import {
 import { parseToolInput, toPlain, toPlainDocument, toPlainMessage, unwrapChainValues } from './convert.js';
 import { generationEnd, generationStart } from './generation.js';
 import { interruptsOf, isGraphBubbleUp } from './interrupt.js';
-import { DEFAULT_ABANDON_AFTER_MS, DEFAULT_ABANDON_AFTER_PARENT_END_MS, DEFAULT_MAX_OPEN_RUNS, type CallbackHandlerOptions } from './options.js';
+import {
+  DEFAULT_ABANDON_AFTER_MS,
+  DEFAULT_ABANDON_AFTER_PARENT_END_MS,
+  DEFAULT_MAX_OPEN_RUNS,
+  type CallbackHandlerOptions,
+} from './options.js';
 import { observationType, runName, type RunKind } from './run-kind.js';
 import { HIDDEN_TAG, isAgentRun, isPlumbingTag, observationMetadata, promptOf } from './run-metadata.js';
 import { RunTracker, type RunState, type RunTree } from './run-tracker.js';
@@ -134,27 +139,70 @@ export class CallbackHandler extends BaseCallbackHandler {
   }
 
   /** @internal */
-  _createRunForChainStart(chain: Serialized, _inputs: unknown, runId: string, parentRunId?: string, _tags?: string[], _metadata?: Dict, _runType?: string, name?: string): void {
+  _createRunForChainStart(
+    chain: Serialized,
+    _inputs: unknown,
+    runId: string,
+    parentRunId?: string,
+    _tags?: string[],
+    _metadata?: Dict,
+    _runType?: string,
+    name?: string,
+  ): void {
     this.reserve(runId, parentRunId, 'chain', chain, name);
   }
 
   /** @internal */
-  _createRunForLLMStart(llm: Serialized, _prompts: unknown, runId: string, parentRunId?: string, _extra?: Dict, _tags?: string[], _metadata?: Dict, name?: string): void {
+  _createRunForLLMStart(
+    llm: Serialized,
+    _prompts: unknown,
+    runId: string,
+    parentRunId?: string,
+    _extra?: Dict,
+    _tags?: string[],
+    _metadata?: Dict,
+    name?: string,
+  ): void {
     this.reserve(runId, parentRunId, 'llm', llm, name);
   }
 
   /** @internal */
-  _createRunForChatModelStart(llm: Serialized, _messages: unknown, runId: string, parentRunId?: string, _extra?: Dict, _tags?: string[], _metadata?: Dict, name?: string): void {
+  _createRunForChatModelStart(
+    llm: Serialized,
+    _messages: unknown,
+    runId: string,
+    parentRunId?: string,
+    _extra?: Dict,
+    _tags?: string[],
+    _metadata?: Dict,
+    name?: string,
+  ): void {
     this.reserve(runId, parentRunId, 'llm', llm, name);
   }
 
   /** @internal */
-  _createRunForToolStart(tool: Serialized, _input: unknown, runId: string, parentRunId?: string, _tags?: string[], _metadata?: Dict, name?: string): void {
+  _createRunForToolStart(
+    tool: Serialized,
+    _input: unknown,
+    runId: string,
+    parentRunId?: string,
+    _tags?: string[],
+    _metadata?: Dict,
+    name?: string,
+  ): void {
     this.reserve(runId, parentRunId, 'tool', tool, name);
   }
 
   /** @internal */
-  _createRunForRetrieverStart(retriever: Serialized, _query: unknown, runId: string, parentRunId?: string, _tags?: string[], _metadata?: Dict, name?: string): void {
+  _createRunForRetrieverStart(
+    retriever: Serialized,
+    _query: unknown,
+    runId: string,
+    parentRunId?: string,
+    _tags?: string[],
+    _metadata?: Dict,
+    name?: string,
+  ): void {
     this.reserve(runId, parentRunId, 'retriever', retriever, name);
   }
 
@@ -177,7 +225,8 @@ export class CallbackHandler extends BaseCallbackHandler {
       if (!run) return;
       // A LangGraph node run: named after the node, its step/path metadata kept as metadata.
       const node = metadata?.['langgraph_node'];
-      if (typeof node === 'string' && run.parent?.metadata?.['langgraph_checkpoint_ns'] !== metadata?.['langgraph_checkpoint_ns']) run.name = node;
+      if (typeof node === 'string' && run.parent?.metadata?.['langgraph_checkpoint_ns'] !== metadata?.['langgraph_checkpoint_ns'])
+        run.name = node;
       run.deferredInput = extra?.['lc_defers_inputs'] === true;
       this.registerPromptForSibling(run, metadata);
       this.open(run, isAgentRun(run, metadata) ? 'agent' : observationType('chain', run.name), metadata, tags, {
@@ -379,12 +428,24 @@ export class CallbackHandler extends BaseCallbackHandler {
   }
 
   /** The run for a start callback, registered now if the synchronous hook did not run; undefined if already started. */
-  private started(runId: string, parentRunId: string | undefined, kind: RunKind, serialized: unknown, name: string | undefined): RunState | undefined {
+  private started(
+    runId: string,
+    parentRunId: string | undefined,
+    kind: RunKind,
+    serialized: unknown,
+    name: string | undefined,
+  ): RunState | undefined {
     const run = this.tracker.get(runId) ?? this.tracker.reserve(runId, parentRunId, kind, runName(serialized, name, kind));
     return run.obs ? undefined : run;
   }
 
-  private openGeneration(run: RunState, input: unknown, extraParams: Dict | undefined, metadata: Dict | undefined, tags: string[] | undefined): void {
+  private openGeneration(
+    run: RunState,
+    input: unknown,
+    extraParams: Dict | undefined,
+    metadata: Dict | undefined,
+    tags: string[] | undefined,
+  ): void {
     const g = generationStart(input, extraParams, metadata);
     run.requestedModel = g.model;
     let prompt = promptOf(metadata);
@@ -392,12 +453,19 @@ export class CallbackHandler extends BaseCallbackHandler {
       prompt = run.parent.pendingPrompt;
       run.parent.pendingPrompt = undefined;
     }
-    this.open(run, 'generation', metadata, tags, {
-      input: this.capture(g.input),
-      model: g.model,
-      modelParameters: redact(g.modelParameters, SECRET_KEYS) as Dict | undefined,
-      prompt,
-    }, g.provider);
+    this.open(
+      run,
+      'generation',
+      metadata,
+      tags,
+      {
+        input: this.capture(g.input),
+        model: g.model,
+        modelParameters: redact(g.modelParameters, SECRET_KEYS) as Dict | undefined,
+        prompt,
+      },
+      g.provider,
+    );
   }
 
   /**
@@ -421,7 +489,9 @@ export class CallbackHandler extends BaseCallbackHandler {
     run.metadata = metadata;
     run.tags = tags;
     const parent = run.parent;
-    const parentCtx = parent ? parent.childContext() ?? this.rootParent(run.tree, parent.metadata, parent.tags) : this.rootParent(run.tree, metadata, tags);
+    const parentCtx = parent
+      ? (parent.childContext() ?? this.rootParent(run.tree, parent.metadata, parent.tags))
+      : this.rootParent(run.tree, metadata, tags);
     let meta = observationMetadata(metadata, parent?.metadata, tags, parent?.tags);
     if (provider) (meta ??= {})['provider'] = provider;
     if (meta) attrs.metadata = this.mask(redact(meta, SECRET_KEYS));
@@ -441,7 +511,12 @@ export class CallbackHandler extends BaseCallbackHandler {
     const runTags = metadata?.['obsTags'];
     // Outside any span or propagation scope (scripts, workers) with nothing per run, every root
     // gets the same parent context: computed once.
-    const plain = tree.captured === ROOT_CONTEXT && !tags?.some((t) => !isPlumbingTag(t)) && userId === undefined && sessionId === undefined && runTags === undefined;
+    const plain =
+      tree.captured === ROOT_CONTEXT &&
+      !tags?.some((t) => !isPlumbingTag(t)) &&
+      userId === undefined &&
+      sessionId === undefined &&
+      runTags === undefined;
     if (plain && this.plainRootParent) return (tree.rootParent = this.plainRootParent);
     // LangChain's positional tags (`seq:step:3`) say where a run sits in its parent, not what the trace is.
     const ownTags = tags?.filter((t) => !isPlumbingTag(t)) ?? [];
@@ -452,7 +527,8 @@ export class CallbackHandler extends BaseCallbackHandler {
       sessionId: typeof sessionId === 'string' ? sessionId : base.sessionId,
       tags: allTags.length > 0 ? allTags : undefined,
     };
-    const empty = !params.userId && !params.sessionId && !params.tags && !params.version && !params.traceName && params.metadata === undefined;
+    const empty =
+      !params.userId && !params.sessionId && !params.tags && !params.version && !params.traceName && params.metadata === undefined;
     tree.rootParent = empty ? tree.captured : contextWithAttributes(tree.captured, params, { setOnActiveSpan: false });
     if (plain) this.plainRootParent = tree.rootParent;
     return tree.rootParent;
@@ -487,7 +563,11 @@ export class CallbackHandler extends BaseCallbackHandler {
     try {
       if (!run.obs) {
         const parentCtx = run.parent?.childContext() ?? run.tree.rootParent ?? run.tree.captured;
-        run.obs = startObservation(run.name, undefined, { asType: observationType(run.kind, run.name), startTime: run.startTime, parentContext: parentCtx });
+        run.obs = startObservation(run.name, undefined, {
+          asType: observationType(run.kind, run.name),
+          startTime: run.startTime,
+          parentContext: parentCtx,
+        });
       }
       const attrs: ObsObservationAttributes = {
         level: 'WARNING',

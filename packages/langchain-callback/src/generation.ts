@@ -37,7 +37,8 @@ export function generationStart(input: unknown, extraParams: Dict | undefined, m
   const out: GenerationStart = {
     input: tools !== undefined || toolChoice !== undefined ? withTools(input, tools, toolChoice) : input,
   };
-  const model = str(invocation?.['model']) ?? str(invocation?.['model_name']) ?? str(invocation?.['modelName']) ?? str(metadata?.['ls_model_name']);
+  const model =
+    str(invocation?.['model']) ?? str(invocation?.['model_name']) ?? str(invocation?.['modelName']) ?? str(metadata?.['ls_model_name']);
   if (model) out.model = model;
   const params: Dict = {};
   let any = false;

@@ -33,7 +33,11 @@ class ToolLoop extends Runnable<{ input: string }, { output: string }> {
     return this._callWithConfig(this.loop.bind(this), input, options);
   }
 
-  private async loop(input: { input: string }, config?: Partial<RunnableConfig>, runManager?: CallbackManagerForChainRun): Promise<{ output: string }> {
+  private async loop(
+    input: { input: string },
+    config?: Partial<RunnableConfig>,
+    runManager?: CallbackManagerForChainRun,
+  ): Promise<{ output: string }> {
     const child = () => patchConfig(config ?? {}, { callbacks: runManager?.getChild() });
     let scratch = input.input;
     for (let step = 0; step < 5; step++) {
@@ -58,7 +62,10 @@ describe('agent actions', () => {
       h.server.reset();
       const handler = new CallbackHandler({ background });
       // Two concurrent loops with the same handler.
-      const results = await Promise.all([new ToolLoop().invoke({ input: 'weather?' }, { callbacks: [handler] }), new ToolLoop().invoke({ input: 'weather?' }, { callbacks: [handler] })]);
+      const results = await Promise.all([
+        new ToolLoop().invoke({ input: 'weather?' }, { callbacks: [handler] }),
+        new ToolLoop().invoke({ input: 'weather?' }, { callbacks: [handler] }),
+      ]);
       expect(results.map((r) => r.output)).toEqual(['both sunny', 'both sunny']);
       const spans = await settle(h);
 

@@ -44,7 +44,12 @@ function expectEachUnderItsRequest(spans: DecodedSpan[], requestIds: string[]): 
     expect(root.traceId).toBe(request.traceId);
     const kids = childrenOf(spans, root);
     expect(kids.map((k) => k.name).sort()).toEqual(['ChatPromptTemplate', 'FakeListChatModel', 'StrOutputParser']);
-    expect(json(kids.find((k) => k.name === 'FakeListChatModel'), 'output').content).toBe(`answer ${i}`);
+    expect(
+      json(
+        kids.find((k) => k.name === 'FakeListChatModel'),
+        'output',
+      ).content,
+    ).toBe(`answer ${i}`);
   }
 }
 
@@ -158,7 +163,13 @@ describe('trace attributes reach every observation of the run tree', () => {
         for (const s of tree) expect(attr(s, 'obs.trace.metadata.region')).toBe(`r${i}`);
       }
       // The handler's attributes are not written onto the enclosing request spans.
-      for (const id of requestIds) expect(attr(spans.find((s) => s.spanId === id), 'session.id')).toBeUndefined();
+      for (const id of requestIds)
+        expect(
+          attr(
+            spans.find((s) => s.spanId === id),
+            'session.id',
+          ),
+        ).toBeUndefined();
     }
   });
 });

@@ -23,9 +23,11 @@ describe('errors', () => {
   it('a chain error: level ERROR, status message, OTel status ERROR, exception event; no state left', async () => {
     const handler = new CallbackHandler();
     const chain = RunnableLambda.from((x: string) => x)
-      .pipe(RunnableLambda.from(() => {
-        throw new Error('database unavailable');
-      }).withConfig({ runName: 'load' }))
+      .pipe(
+        RunnableLambda.from(() => {
+          throw new Error('database unavailable');
+        }).withConfig({ runName: 'load' }),
+      )
       .withConfig({ runName: 'pipeline' });
     await expect(chain.invoke('q', { callbacks: [handler] })).rejects.toThrow('database unavailable');
     const spans = await settle(h);

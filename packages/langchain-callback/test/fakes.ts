@@ -45,7 +45,11 @@ export class FailingStreamModel extends BaseChatModel {
   async _generate(): Promise<ChatResult> {
     throw new Error(this.error);
   }
-  override async *_streamResponseChunks(_m: BaseMessage[], _o: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
+  override async *_streamResponseChunks(
+    _m: BaseMessage[],
+    _o: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
     for (let i = 0; i < this.tokens.length; i++) {
       if (i === this.failAfter) throw new Error(this.error);
       const text = this.tokens[i]!;

@@ -12,7 +12,11 @@ const h = useObsServer();
 
 const WEATHER_TOOL = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+  function: {
+    name: 'get_weather',
+    description: 'Weather in a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } } },
+  },
 };
 
 function replyWithToolCall(): AIMessage {
@@ -82,7 +86,9 @@ describe('generations', () => {
 
   it('keeps the requested model name when the response reports the same or none', async () => {
     const handler = new CallbackHandler();
-    await new UsageChatModel(new AIMessage({ content: 'hi', response_metadata: { model_name: 'gpt-4o' } })).invoke('x', { callbacks: [handler] });
+    await new UsageChatModel(new AIMessage({ content: 'hi', response_metadata: { model_name: 'gpt-4o' } })).invoke('x', {
+      callbacks: [handler],
+    });
     await new UsageChatModel(new AIMessage('no usage')).invoke('y', { callbacks: [handler] });
     const spans = await settle(h);
     const [a, b] = spans.filter((s) => s.name === 'UsageChatModel');
@@ -121,7 +127,9 @@ describe('generations', () => {
     const handler = new CallbackHandler();
     const model = new FakeListChatModel({ responses: ['ok'] });
     await model.invoke('direct', { callbacks: [handler], metadata: { obsPrompt: { name: 'direct-prompt', version: 3 } } });
-    const prompt = ChatPromptTemplate.fromMessages([['human', '{q}']]).withConfig({ metadata: { obsPrompt: { name: 'qa-prompt', version: 7 } } });
+    const prompt = ChatPromptTemplate.fromMessages([['human', '{q}']]).withConfig({
+      metadata: { obsPrompt: { name: 'qa-prompt', version: 7 } },
+    });
     await prompt.pipe(model).invoke({ q: 'via template' }, { callbacks: [handler] });
     const spans = await settle(h);
     const [direct, viaTemplate] = spans

@@ -62,7 +62,9 @@ describe('runs that outlive their root', () => {
         await sleep(10);
         throw new Error('branch A failed');
       }).withConfig({ runName: 'branch-a' });
-      const slow = ChatPromptTemplate.fromMessages([['human', '{q}']]).pipe(new SlowModel(120)).withConfig({ runName: 'branch-b' });
+      const slow = ChatPromptTemplate.fromMessages([['human', '{q}']])
+        .pipe(new SlowModel(120))
+        .withConfig({ runName: 'branch-b' });
       const map = RunnableMap.from({ a: failing, b: slow }).withConfig({ runName: 'fan-out' });
       await expect(run(mode, () => map.invoke({ q: 'hi' }, { callbacks: [handler] }))).rejects.toThrow('branch A failed');
       await sleep(250); // the model finishes after its root failed
@@ -89,7 +91,9 @@ describe('runs that outlive their root', () => {
         .addEdge(START, 'failing')
         .addEdge(START, 'agent')
         .compile();
-      await expect(run(mode, () => graph.invoke({ messages: [{ role: 'user', content: 'hi' }] }, { callbacks: [handler] }))).rejects.toThrow('sibling failed');
+      await expect(
+        run(mode, () => graph.invoke({ messages: [{ role: 'user', content: 'hi' }] }, { callbacks: [handler] })),
+      ).rejects.toThrow('sibling failed');
       await sleep(250);
       const spans = await settle(h);
       expect(handler.openRuns).toBe(0);
@@ -202,7 +206,11 @@ describe('what a run is and what it carries', () => {
   it('LangGraph Command and Send outputs are recorded with plain messages, not constructor JSON', async () => {
     const handler = new CallbackHandler();
     const node = RunnableLambda.from(
-      () => new Command({ update: { messages: [new AIMessage({ content: 'routing', tool_calls: [{ id: 't1', name: 'lookup', args: { q: 'x' } }] })] }, goto: [new Send('worker', { messages: [new AIMessage('task')] })] }),
+      () =>
+        new Command({
+          update: { messages: [new AIMessage({ content: 'routing', tool_calls: [{ id: 't1', name: 'lookup', args: { q: 'x' } }] })] },
+          goto: [new Send('worker', { messages: [new AIMessage('task')] })],
+        }),
     ).withConfig({ runName: 'router' });
     await node.invoke({}, { callbacks: [handler] });
     const spans = await settle(h);

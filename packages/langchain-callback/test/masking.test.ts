@@ -22,13 +22,17 @@ function redact({ data }: { data: unknown }): unknown {
 describe('masking', () => {
   it('covers inputs, outputs, metadata (flattened keys included), retrieved documents, tool calls and trace metadata', async () => {
     const handler = new CallbackHandler({ mask: redact, traceMetadata: { owner: 'sk-trace1' } });
-    const retriever = new FakeRetriever({ output: [new Document({ pageContent: 'the key is sk-doc1', metadata: { note: 'sk-docmeta1' } })] });
+    const retriever = new FakeRetriever({
+      output: [new Document({ pageContent: 'the key is sk-doc1', metadata: { note: 'sk-docmeta1' } })],
+    });
     const tool = new DynamicTool({ name: 'vault', description: 'd', func: async (q) => `found sk-tool2 for ${q}` });
     const model = new FakeListChatModel({ responses: ['use sk-out3'] });
     const flow = RunnableLambda.from(async (q: string, config) => {
       const docs = await retriever.invoke(q, config);
       await tool.invoke('sk-toolin4', config);
-      await ChatPromptTemplate.fromMessages([['human', '{q}']]).pipe(model).invoke({ q: docs[0]!.pageContent }, config);
+      await ChatPromptTemplate.fromMessages([['human', '{q}']])
+        .pipe(model)
+        .invoke({ q: docs[0]!.pageContent }, config);
       return 'answer sk-final5';
     }).withConfig({ runName: 'flow' });
 

@@ -52,7 +52,8 @@ export function json(span: DecodedSpan | undefined, key: 'input' | 'output' | 'm
 /** The one span with this name (fails loudly when there are none or several). */
 export function one(spans: DecodedSpan[], name: string | RegExp): DecodedSpan {
   const found = spans.filter((s) => (typeof name === 'string' ? s.name === name : name.test(s.name)));
-  if (found.length !== 1) throw new Error(`expected one span named ${String(name)}, found ${found.length}: ${spans.map((s) => s.name).join(', ')}`);
+  if (found.length !== 1)
+    throw new Error(`expected one span named ${String(name)}, found ${found.length}: ${spans.map((s) => s.name).join(', ')}`);
   return found[0]!;
 }
 

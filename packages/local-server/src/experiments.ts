@@ -113,7 +113,13 @@ export function routeExperiments(record: RecordedRequest, spans: () => DecodedSp
   if (from === 'bad') return refuse(400, `fromStartTime must be an ISO 8601 time, got ${JSON.stringify(q['fromStartTime'])}`);
   const recent = (createdAt: string) => from === undefined || Date.parse(createdAt) >= from;
   if (isList) {
-    return answer(200, cursorPage(experiments(spans()).filter((e) => (!q['datasetId'] || e.datasetId === q['datasetId']) && recent(e.createdAt)), q));
+    return answer(
+      200,
+      cursorPage(
+        experiments(spans()).filter((e) => (!q['datasetId'] || e.datasetId === q['datasetId']) && recent(e.createdAt)),
+        q,
+      ),
+    );
   }
   const items = experimentItems(spans()).filter(
     (i) =>

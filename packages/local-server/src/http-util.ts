@@ -104,12 +104,7 @@ export function queryRecord(params: URLSearchParams): Record<string, string> {
 }
 
 /** Writes an answer: a string or Buffer as is, anything else as JSON. */
-export function writeAnswer(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
+export function writeAnswer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   if (status === 204 || status === 304) {
     res.writeHead(status, headers);

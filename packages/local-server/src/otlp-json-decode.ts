@@ -63,7 +63,8 @@ function readSpan(s: Json, scope: SpanFields['scope'], resource: Record<string, 
   const name = str(s['name'], 'span.name');
   const traceId = id(s['traceId'], 16, `span "${name}" traceId`);
   const spanId = id(s['spanId'], 8, `span "${name}" spanId`);
-  const parent = s['parentSpanId'] == null || s['parentSpanId'] === '' ? undefined : idOrUndefined(id(s['parentSpanId'], 8, 'parentSpanId'));
+  const parent =
+    s['parentSpanId'] == null || s['parentSpanId'] === '' ? undefined : idOrUndefined(id(s['parentSpanId'], 8, 'parentSpanId'));
   const statusObj = s['status'] == null ? {} : obj(s['status'], 'status');
   const status: SpanFields['status'] = { code: enumValue(statusObj['code'], STATUS_CODES, 'status.code') };
   const message = str(statusObj['message'], 'status.message');

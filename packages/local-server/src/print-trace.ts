@@ -53,13 +53,13 @@ function formatOneTrace(traceId: string, spans: DecodedSpan[]): string {
     seen.add(span);
     lines.push(`${prefix}${last ? '└─ ' : '├─ '}${describe(span)}`);
     const kids = order(children.get(span.spanId) ?? []);
-    kids.forEach((kid, i) => visit(kid, prefix + (last ? '   ' : '│  '), i === kids.length - 1));
+    for (const [i, kid] of kids.entries()) visit(kid, prefix + (last ? '   ' : '│  '), i === kids.length - 1);
   };
   const sortedRoots = order(roots);
-  sortedRoots.forEach((root, i) => visit(root, '', i === sortedRoots.length - 1));
+  for (const [i, root] of sortedRoots.entries()) visit(root, '', i === sortedRoots.length - 1);
   // Spans caught in a parent cycle are not reachable from a root: list them anyway.
   const rest = order(spans.filter((s) => !seen.has(s)));
-  rest.forEach((s, i) => visit(s, '', i === rest.length - 1));
+  for (const [i, s] of rest.entries()) visit(s, '', i === rest.length - 1);
   return lines.join('\n');
 }
 

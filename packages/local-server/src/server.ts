@@ -22,16 +22,7 @@ import { decodeOtlpProtobuf } from './otlp-proto-decode.js';
 import { ServerResources } from './resources.js';
 import { MAX_SCORES_PER_BATCH, processScoreBatch } from './scores.js';
 import { SpanStore } from './span-store.js';
-import type {
-  DecodedSpan,
-  Fault,
-  ObsServer,
-  ObsServerOptions,
-  ReceivedScore,
-  RecordedRequest,
-  ScoreRule,
-  WaitOptions,
-} from './types.js';
+import type { DecodedSpan, Fault, ObsServer, ObsServerOptions, ReceivedScore, RecordedRequest, ScoreRule, WaitOptions } from './types.js';
 import { VERSION } from './version.js';
 import { Viewer } from './viewer-api.js';
 
@@ -131,8 +122,7 @@ class LocalObsServer implements ObsServer {
     const address = this.http.address() as AddressInfo;
     this.port = address.port;
     this.portControl.listening(this.port, host);
-    const urlHost =
-      host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+    const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${urlHost}:${this.port}`;
   }
 
@@ -333,12 +323,25 @@ class LocalObsServer implements ObsServer {
    * deletion) answer after these; anything else under `/api/public/` is echoed back.
    */
   private readonly routes: Route[] = [
-    { methods: ['GET', 'HEAD'], path: '/api/public/health', auth: 'none', handle: (r, res) => this.answer(r, res, 200, { status: 'OK', version: VERSION }) },
+    {
+      methods: ['GET', 'HEAD'],
+      path: '/api/public/health',
+      auth: 'none',
+      handle: (r, res) => this.answer(r, res, 200, { status: 'OK', version: VERSION }),
+    },
     { methods: ['POST'], path: TRACES_PATH, handle: (r, res) => this.ingestTraces(r, res) },
-    { methods: ['*'], path: TRACES_PATH, handle: (r, res) => this.answer(r, res, 405, { message: `${r.method} not allowed on ${r.path}` }) },
+    {
+      methods: ['*'],
+      path: TRACES_PATH,
+      handle: (r, res) => this.answer(r, res, 405, { message: `${r.method} not allowed on ${r.path}` }),
+    },
     { methods: ['POST'], path: SCORES_PATH, auth: 'public', handle: (r, res) => this.createScores(r, res) },
     { methods: ['DELETE'], path: /^\/api\/public\/scores\/([^/]+)$/, handle: (r, res, [id]) => this.deleteScore(r, res, safeDecode(id!)) },
-    { methods: ['GET'], path: '/api/public/projects', handle: (r, res) => this.answer(r, res, 200, { data: [{ id: this.projectId, name: this.projectName }] }) },
+    {
+      methods: ['GET'],
+      path: '/api/public/projects',
+      handle: (r, res) => this.answer(r, res, 200, { data: [{ id: this.projectId, name: this.projectName }] }),
+    },
     { methods: ['GET'], path: '/api/public/v2/observations', handle: (r, res) => this.listObservations(r, res) },
     { methods: ['GET'], path: '/api/public/v3/scores', handle: (r, res) => this.listScores(r, res) },
   ];
@@ -356,7 +359,6 @@ class LocalObsServer implements ObsServer {
     if (resource) return this.answer(record, res, resource.status, resource.body);
     this.answer(record, res, 200, { ok: true, method, path, query: record.query, body: record.json ?? null });
   }
-
 
   private ingestTraces(record: RecordedRequest, res: ServerResponse): void {
     const type = (headerValue(record.headers['content-type']) ?? '').toLowerCase();
@@ -416,7 +418,7 @@ class LocalObsServer implements ObsServer {
 
   private listObservations(record: RecordedRequest, res: ServerResponse): void {
     const q = record.query;
-    let filters;
+    let filters: ReturnType<typeof parseFilter>;
     try {
       filters = parseFilter(q['filter']);
     } catch (err) {
@@ -449,13 +451,7 @@ class LocalObsServer implements ObsServer {
     this.answer(record, res, 200, { data, meta: { cursor: null } });
   }
 
-  private answer(
-    record: RecordedRequest,
-    res: ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): void {
+  private answer(record: RecordedRequest, res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     record.status = status;
     writeAnswer(res, status, body, headers);
   }

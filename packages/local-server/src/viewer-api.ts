@@ -135,7 +135,11 @@ export class Viewer {
       .sort((a, b) => a.start - b.start)
       .map((s) => {
         const root = this.source.spansByTrace(s.id).find((sp) => sp.spanId === this.roots.get(s.id)?.spanId);
-        return { ...s, input: root ? str(root.attributes['obs.observation.input']) : null, output: root ? str(root.attributes['obs.observation.output']) : null };
+        return {
+          ...s,
+          input: root ? str(root.attributes['obs.observation.input']) : null,
+          output: root ? str(root.attributes['obs.observation.output']) : null,
+        };
       });
     return { sessionId, traces };
   }
@@ -156,7 +160,14 @@ export class Viewer {
       const id = String(a['obs.experiment.id']);
       let run = runs.get(id);
       if (!run) {
-        run = { id, name: str(a['obs.experiment.name']) ?? id, description: str(a['obs.experiment.description']), datasetId: str(a['obs.experiment.dataset.id']), items: [], averages: {} };
+        run = {
+          id,
+          name: str(a['obs.experiment.name']) ?? id,
+          description: str(a['obs.experiment.description']),
+          datasetId: str(a['obs.experiment.dataset.id']),
+          items: [],
+          averages: {},
+        };
         runs.set(id, run);
       }
       const itemScores = scores.filter((sc) => sc['traceId'] === s.id);
@@ -209,7 +220,20 @@ export class Viewer {
     const end = Number(span.endTimeUnixNano / 1_000_000n);
     let s = this.summaries.get(span.traceId);
     if (!s) {
-      s = { id: span.traceId, name: span.name, userId: null, sessionId: null, tags: [], start, end, observations: 0, error: false, totalTokens: 0, totalCost: 0, experiment: null };
+      s = {
+        id: span.traceId,
+        name: span.name,
+        userId: null,
+        sessionId: null,
+        tags: [],
+        start,
+        end,
+        observations: 0,
+        error: false,
+        totalTokens: 0,
+        totalCost: 0,
+        experiment: null,
+      };
       this.summaries.set(span.traceId, s);
     }
     s.observations++;
@@ -246,7 +270,10 @@ export class Viewer {
       body = await readFile(new URL(file, STATIC_DIR));
       this.files.set(file, body);
     }
-    res.writeHead(200, { 'content-type': CONTENT_TYPES[file.split('.').pop()!] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPES[file.split('.').pop()!] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+    });
     res.end(body);
   }
 }
@@ -257,7 +284,15 @@ export interface ExperimentRun {
   name: string;
   description: string | null;
   datasetId: string | null;
-  items: Array<{ traceId: string; itemId: string | null; input: string | null; expectedOutput: string | null; output: string | null; error: boolean; scores: Record<string, number | string> }>;
+  items: Array<{
+    traceId: string;
+    itemId: string | null;
+    input: string | null;
+    expectedOutput: string | null;
+    output: string | null;
+    error: boolean;
+    scores: Record<string, number | string>;
+  }>;
   averages: Record<string, number>;
 }
 

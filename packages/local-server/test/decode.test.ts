@@ -154,9 +154,7 @@ describe('decodeOtlpJson', () => {
   it('throws OtlpDecodeError on malformed requests', () => {
     expect(() => decodeOtlpJson('{nope')).toThrow(OtlpDecodeError);
     expect(() => decodeOtlpJson({ resourceSpans: {} })).toThrow(OtlpDecodeError);
-    expect(() => decodeOtlpJson({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'xyz', spanId: '1' }] }] }] })).toThrow(
-      /traceId/,
-    );
+    expect(() => decodeOtlpJson({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'xyz', spanId: '1' }] }] }] })).toThrow(/traceId/);
     expect(decodeOtlpJson({})).toEqual([]);
   });
 });

@@ -1,12 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 /** Makes a small real trace: root (server) -> child (client, error, event, link) -> grandchild. */
 export function makeSpans(): ReadableSpan[] {
@@ -49,11 +44,7 @@ export function makeSpans(): ReadableSpan[] {
   );
   child.addEvent('token', { index: 3, text: 'he' });
   child.setStatus({ code: SpanStatusCode.ERROR, message: 'boom' });
-  const grandchild = tracer.startSpan(
-    'search',
-    { attributes: { 'obs.observation.type': 'tool' } },
-    trace.setSpan(ROOT_CONTEXT, child),
-  );
+  const grandchild = tracer.startSpan('search', { attributes: { 'obs.observation.type': 'tool' } }, trace.setSpan(ROOT_CONTEXT, child));
   grandchild.end();
   child.end();
   root.end();

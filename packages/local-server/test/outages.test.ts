@@ -60,7 +60,11 @@ describe('outages', () => {
   it('maxBodyBytes: a larger body is read and answered 413', async () => {
     server = await startObsServer({ quiet: true, maxBodyBytes: 1000 });
     const post = (size: number) =>
-      fetch(`${server!.url}/api/public/otel/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(size) }).then((r) => r.status);
+      fetch(`${server!.url}/api/public/otel/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(size),
+      }).then((r) => r.status);
     expect(await post(5000)).toBe(413);
     server.setMaxBodyBytes(10_000);
     expect(await post(5000)).not.toBe(413);

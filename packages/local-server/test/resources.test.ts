@@ -55,7 +55,8 @@ describe('datasets and items', () => {
     await call('POST', '/api/public/dataset-items', { datasetName: 'v', id: 'a', input: 'a2' });
     await call('DELETE', '/api/public/dataset-items/b');
     await call('POST', '/api/public/dataset-items', { datasetName: 'v', id: 'c', input: 'c1' });
-    const inputs = async (q: string) => (await call('GET', `/api/public/dataset-items?datasetName=v${q}`)).json.data.map((i: { input: string }) => i.input);
+    const inputs = async (q: string) =>
+      (await call('GET', `/api/public/dataset-items?datasetName=v${q}`)).json.data.map((i: { input: string }) => i.input);
     expect(await inputs('')).toEqual(['a2', 'c1']);
     expect(await inputs(`&version=${encodeURIComponent(version)}`)).toEqual(['a1', 'b1']);
     expect((await call('GET', '/api/public/dataset-items?version=yesterday')).status).toBe(400);
@@ -71,7 +72,10 @@ describe('prompts', () => {
     expect((await call('GET', '/api/public/v2/prompts/p')).json.version).toBe(1);
     expect((await call('GET', '/api/public/v2/prompts/p?label=latest')).json).toMatchObject({ version: 2, type: 'chat' });
     expect((await call('GET', '/api/public/v2/prompts/p?version=1')).json.labels).toEqual(['production']);
-    expect((await call('PATCH', '/api/public/v2/prompts/p/versions/2', { newLabels: ['production'] })).json.labels).toEqual(['latest', 'production']);
+    expect((await call('PATCH', '/api/public/v2/prompts/p/versions/2', { newLabels: ['production'] })).json.labels).toEqual([
+      'latest',
+      'production',
+    ]);
     expect((await call('GET', '/api/public/v2/prompts/p')).json.version).toBe(2);
     expect((await call('GET', '/api/public/v2/prompts/p?version=1')).json.labels).toEqual([]);
     expect((await call('PATCH', '/api/public/v2/prompts/p/versions/9', { newLabels: ['x'] })).status).toBe(404);
@@ -112,7 +116,10 @@ describe('experiments and trace deletion', () => {
     });
     expect(res.status).toBe(200);
     const list = await call('GET', '/api/public/experiments?datasetId=ds-1');
-    expect(list.json.data.map((e: { id: string; itemCount: number }) => [e.id, e.itemCount])).toEqual([['exp-1', 2], ['exp-2', 1]]);
+    expect(list.json.data.map((e: { id: string; itemCount: number }) => [e.id, e.itemCount])).toEqual([
+      ['exp-1', 2],
+      ['exp-2', 1],
+    ]);
     expect(list.json.data[0].metadata).toEqual({ m: 1 });
     const page1 = await call('GET', '/api/public/experiment-items?experimentName=run%20exp-1&limit=1');
     expect(page1.json.data).toHaveLength(1);
@@ -122,11 +129,19 @@ describe('experiments and trace deletion', () => {
     const traceIds = [page1.json.data[0].traceId, page2.json.data[0].traceId];
     expect(page1.json.data[0]).toMatchObject({ experimentId: 'exp-1', datasetItemVersion: '2026-01-01T00:00:00.000Z' });
 
-    await call('POST', '/api/public/scores', [{ traceId: traceIds[0], name: 's', value: 1 }, { datasetRunId: 'exp-1', name: 'run', value: 1 }]);
+    await call('POST', '/api/public/scores', [
+      { traceId: traceIds[0], name: 's', value: 1 },
+      { datasetRunId: 'exp-1', name: 'run', value: 1 },
+    ]);
     expect((await call('GET', '/api/public/v3/scores?datasetRunId=exp-1')).json.data.map((s: { name: string }) => s.name)).toEqual(['run']);
     expect((await call('DELETE', '/api/public/traces', { traceIds })).status).toBe(200);
     expect((await call('GET', '/api/public/experiment-items?experimentName=run%20exp-1')).json.data).toEqual([]);
-    expect(obs.spans().map((s) => s.name).sort()).toEqual(['experiment-item-run', 'unrelated']);
+    expect(
+      obs
+        .spans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['experiment-item-run', 'unrelated']);
     expect(obs.scores.map((s) => s['name'])).toEqual(['run']);
   });
 
@@ -134,9 +149,21 @@ describe('experiments and trace deletion', () => {
     const del = await call('DELETE', '/api/public/traces', { traceIds: Array.from({ length: 1001 }, (_, i) => `t${i}`) });
     expect(del).toEqual({ status: 400, json: { message: 'at most 1000 traceIds per request, got 1001' } });
     expect((await call('DELETE', '/api/public/traces', { traceIds: 'x' })).status).toBe(400);
-    const scores = await call('POST', '/api/public/scores', Array.from({ length: 101 }, (_, i) => ({ traceId: 't', name: `s${i}`, value: 1 })));
+    const scores = await call(
+      'POST',
+      '/api/public/scores',
+      Array.from({ length: 101 }, (_, i) => ({ traceId: 't', name: `s${i}`, value: 1 })),
+    );
     expect(scores).toEqual({ status: 400, json: { message: 'at most 100 scores per request, got 101' } });
     expect(obs.scores).toHaveLength(0);
-    expect((await call('POST', '/api/public/scores', Array.from({ length: 100 }, (_, i) => ({ traceId: 't', name: `s${i}`, value: 1 })))).status).toBe(200);
+    expect(
+      (
+        await call(
+          'POST',
+          '/api/public/scores',
+          Array.from({ length: 100 }, (_, i) => ({ traceId: 't', name: `s${i}`, value: 1 })),
+        )
+      ).status,
+    ).toBe(200);
   });
 });

@@ -67,7 +67,13 @@ describe('server basics', () => {
       body: { a: 1 },
     });
     const [r] = obs.requests;
-    expect(r).toMatchObject({ method: 'PATCH', path: '/api/public/datasets/my%20set/items', query: { page: '2' }, status: 200, auth: 'secret' });
+    expect(r).toMatchObject({
+      method: 'PATCH',
+      path: '/api/public/datasets/my%20set/items',
+      query: { page: '2' },
+      status: 200,
+      auth: 'secret',
+    });
     expect(r!.url).toBe('/api/public/datasets/my%20set/items?page=2');
     expect(r!.headers['x-custom']).toBe('yes');
     expect(r!.rawHeaders).toContain('X-Custom');
@@ -95,7 +101,12 @@ describe('POST /api/public/otel/v1/traces', () => {
     expect(spans.slice(0, 3).every((s) => !s.compressed && s.encoding === 'protobuf')).toBe(true);
     expect(spans.slice(3).every((s) => s.compressed)).toBe(true);
     expect(obs.traceIds()).toHaveLength(2);
-    expect(obs.spansByTrace(obs.traceIds()[1]!).map((s) => s.name).sort()).toEqual(['POST /chat', 'llm-call', 'search']);
+    expect(
+      obs
+        .spansByTrace(obs.traceIds()[1]!)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['POST /chat', 'llm-call', 'search']);
     expect(obs.spansByName('llm-call')).toHaveLength(2);
     expect(obs.spansByName(/^POST /g)).toHaveLength(2);
     expect(obs.spansByName(/^POST /g)).toHaveLength(2); // a global RegExp is not stateful here
@@ -182,7 +193,11 @@ describe('scores', () => {
       { name: 'no-id', value: null },
     ]);
     expect(res.status).toBe(207);
-    const body = (await res.json()) as { accepted: number; rejected: number; errors: Array<{ index: number; id?: string; message: string }> };
+    const body = (await res.json()) as {
+      accepted: number;
+      rejected: number;
+      errors: Array<{ index: number; id?: string; message: string }>;
+    };
     expect(body.accepted).toBe(1);
     expect(body.rejected).toBe(4);
     expect(body.errors.map((e) => [e.index, e.id])).toEqual([
@@ -255,7 +270,13 @@ describe('GET /api/public/v2/observations', () => {
       statusMessage: 'boom',
       sessionId: null,
     });
-    expect(root).toMatchObject({ input: '{"q":"hi"}', output: '{"a":"hello"}', parentObservationId: null, sessionId: 'sess-1', userId: 'user-1' });
+    expect(root).toMatchObject({
+      input: '{"q":"hi"}',
+      output: '{"a":"hello"}',
+      parentObservationId: null,
+      sessionId: 'sess-1',
+      userId: 'user-1',
+    });
     expect(new Date(root.startTime).toISOString()).toBe(root.startTime);
   });
 

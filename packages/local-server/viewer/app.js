@@ -24,7 +24,8 @@ async function getJson(path) {
 }
 
 const fmtTime = (ms) => new Date(ms).toLocaleTimeString(undefined, { hour12: false }) + '.' + String(ms % 1000).padStart(3, '0');
-const fmtDuration = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${(ms / 1000).toFixed(2)} s`);
+const fmtDuration = (ms) =>
+  ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${(ms / 1000).toFixed(2)} s`;
 const fmtCost = (c) => (c ? `$${c.toFixed(c < 0.01 ? 5 : 3)}` : '');
 
 function parse(text) {
@@ -53,7 +54,7 @@ function messagesOf(value) {
 
 function contentText(content) {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof p === 'string' ? p : p?.text ?? JSON.stringify(p))).join('');
+  if (Array.isArray(content)) return content.map((p) => (typeof p === 'string' ? p : (p?.text ?? JSON.stringify(p)))).join('');
   return JSON.stringify(content, null, 2);
 }
 
@@ -68,7 +69,11 @@ function renderMessages(messages) {
         h('div', { class: 'role' }, m.role + (m.name ? ` · ${m.name}` : '') + (m.tool_call_id ? ` · ${m.tool_call_id}` : '')),
         m.content !== undefined && m.content !== '' ? h('div', { class: 'content' }, contentText(m.content)) : null,
         (m.tool_calls ?? []).map((c) =>
-          h('div', { class: 'tool-call' }, `→ ${c.name ?? c.function?.name ?? 'tool'}(${JSON.stringify(c.args ?? c.arguments ?? c.function?.arguments ?? {})})`),
+          h(
+            'div',
+            { class: 'tool-call' },
+            `→ ${c.name ?? c.function?.name ?? 'tool'}(${JSON.stringify(c.args ?? c.arguments ?? c.function?.arguments ?? {})})`,
+          ),
         ),
       ),
     ),
@@ -90,7 +95,9 @@ function renderJson(value, depth = 0) {
     h(
       'div',
       { style: { paddingLeft: '14px' } },
-      entries.map(([k, v]) => h('div', {}, h('span', { class: 'json-key' }, Array.isArray(value) ? '' : `${k}: `), renderJson(v, depth + 1))),
+      entries.map(([k, v]) =>
+        h('div', {}, h('span', { class: 'json-key' }, Array.isArray(value) ? '' : `${k}: `), renderJson(v, depth + 1)),
+      ),
     ),
   );
 }
@@ -132,8 +139,18 @@ async function showList() {
       h('td', {}, h('span', { class: `status${t.error ? ' error' : ''}`, title: t.error ? 'error' : 'ok' })),
       h('td', { class: 'trace-name', title: t.name }, t.name),
       h('td', {}, t.userId ?? ''),
-      h('td', {}, t.sessionId ? h('a', { href: `#/session/${encodeURIComponent(t.sessionId)}`, onclick: (e) => e.stopPropagation() }, t.sessionId) : ''),
-      h('td', {}, t.tags.map((tag) => h('span', { class: 'tag' }, tag))),
+      h(
+        'td',
+        {},
+        t.sessionId
+          ? h('a', { href: `#/session/${encodeURIComponent(t.sessionId)}`, onclick: (e) => e.stopPropagation() }, t.sessionId)
+          : '',
+      ),
+      h(
+        'td',
+        {},
+        t.tags.map((tag) => h('span', { class: 'tag' }, tag)),
+      ),
       h('td', { class: 'muted' }, fmtTime(t.start)),
       h('td', { class: 'num' }, fmtDuration(t.end - t.start)),
       h('td', { class: 'num' }, t.observations),
@@ -150,7 +167,17 @@ async function showList() {
       input('user', 'user id'),
       input('session', 'session id'),
       input('tag', 'tag'),
-      h('label', {}, h('input', { type: 'checkbox', 'data-filter': 'errors', checked: filters.errors, onchange: (e) => ((filters.errors = e.target.checked), scheduleRender()) }), 'errors only'),
+      h(
+        'label',
+        {},
+        h('input', {
+          type: 'checkbox',
+          'data-filter': 'errors',
+          checked: filters.errors,
+          onchange: (e) => ((filters.errors = e.target.checked), scheduleRender()),
+        }),
+        'errors only',
+      ),
       h('span', { class: 'count', id: 'trace-count' }, `${total} trace${total === 1 ? '' : 's'}`),
     ),
     data.length === 0
@@ -158,7 +185,15 @@ async function showList() {
       : h(
           'table',
           { id: 'traces' },
-          h('thead', {}, h('tr', {}, ['', 'Name', 'User', 'Session', 'Tags', 'Start', 'Duration', 'Obs.', 'Tokens', 'Cost'].map((c) => h('th', {}, c)))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['', 'Name', 'User', 'Session', 'Tags', 'Start', 'Duration', 'Obs.', 'Tokens', 'Cost'].map((c) => h('th', {}, c)),
+            ),
+          ),
           h('tbody', {}, rows),
         ),
   );
@@ -208,7 +243,10 @@ async function showTrace(traceId, selectedId) {
         h(
           'div',
           { class: 'bar-track', title: `${fmtDuration(dur)} at +${fmtDuration(start)}` },
-          h('div', { class: `bar ${o.type}${o.level === 'ERROR' ? ' error' : ''}`, style: { left: `${(start / span) * 100}%`, width: `${Math.max((dur / span) * 100, 0.4)}%` } }),
+          h('div', {
+            class: `bar ${o.type}${o.level === 'ERROR' ? ' error' : ''}`,
+            style: { left: `${(start / span) * 100}%`, width: `${Math.max((dur / span) * 100, 0.4)}%` },
+          }),
         ),
       ),
     );
@@ -225,8 +263,22 @@ async function showTrace(traceId, selectedId) {
     ['duration', fmtDuration(Date.parse(selected.endTime) - Date.parse(selected.startTime))],
     selected.model ? ['model', selected.model] : null,
     selected.promptName ? ['prompt', `${selected.promptName} v${selected.promptVersion ?? '?'}`] : null,
-    usage ? ['usage', Object.entries(usage).map(([k, v]) => `${k} ${v}`).join(', ')] : null,
-    cost ? ['cost', Object.entries(cost).map(([k, v]) => `${k} $${v}`).join(', ')] : null,
+    usage
+      ? [
+          'usage',
+          Object.entries(usage)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', '),
+        ]
+      : null,
+    cost
+      ? [
+          'cost',
+          Object.entries(cost)
+            .map(([k, v]) => `${k} $${v}`)
+            .join(', '),
+        ]
+      : null,
     selected.userId ? ['user', selected.userId] : null,
     selected.sessionId ? ['session', selected.sessionId] : null,
   ].filter(Boolean);
@@ -241,10 +293,18 @@ async function showTrace(traceId, selectedId) {
         { class: 'muted' },
         `${traceId} · ${fmtDuration(t1 - t0)} · ${observations.length} observations`,
         summary?.userId ? ` · user ${summary.userId}` : '',
-        summary?.sessionId ? h('span', {}, ' · session ', h('a', { href: `#/session/${encodeURIComponent(summary.sessionId)}` }, summary.sessionId)) : '',
+        summary?.sessionId
+          ? h('span', {}, ' · session ', h('a', { href: `#/session/${encodeURIComponent(summary.sessionId)}` }, summary.sessionId))
+          : '',
         summary?.totalTokens ? ` · ${summary.totalTokens} tokens` : '',
       ),
-      summary?.tags?.length ? h('div', { style: { marginTop: '6px' } }, summary.tags.map((t) => h('span', { class: 'tag' }, t))) : null,
+      summary?.tags?.length
+        ? h(
+            'div',
+            { style: { marginTop: '6px' } },
+            summary.tags.map((t) => h('span', { class: 'tag' }, t)),
+          )
+        : null,
     ),
     h(
       'div',
@@ -253,8 +313,17 @@ async function showTrace(traceId, selectedId) {
       h(
         'div',
         { class: 'panel', id: 'detail' },
-        h('h2', { style: { margin: '0 0 10px', fontSize: '16px' } }, h('span', { class: `type ${selected.type}` }, selected.type), selected.name),
-        h('div', { class: 'kv' }, kv.map(([k, v]) => [h('div', {}, k), h('div', {}, v)])),
+        h(
+          'h2',
+          { style: { margin: '0 0 10px', fontSize: '16px' } },
+          h('span', { class: `type ${selected.type}` }, selected.type),
+          selected.name,
+        ),
+        h(
+          'div',
+          { class: 'kv' },
+          kv.map(([k, v]) => [h('div', {}, k), h('div', {}, v)]),
+        ),
         selected.modelParameters ? [h('h3', {}, 'Model parameters'), h('pre', {}, renderJson(selected.modelParameters))] : null,
         h('h3', {}, 'Input'),
         h('div', { id: 'input' }, renderValue(selected.input)),
@@ -264,7 +333,11 @@ async function showTrace(traceId, selectedId) {
         h('h3', {}, 'Scores'),
         scores.length === 0
           ? h('div', { class: 'muted' }, 'none')
-          : h('div', { id: 'scores' }, scores.map((s) => h('span', { class: 'score', title: s.comment ?? '' }, `${s.name}: ${s.value}`))),
+          : h(
+              'div',
+              { id: 'scores' },
+              scores.map((s) => h('span', { class: 'score', title: s.comment ?? '' }, `${s.name}: ${s.value}`)),
+            ),
       ),
     ),
   );
@@ -276,7 +349,13 @@ async function showTrace(traceId, selectedId) {
 async function showSession(sessionId) {
   const { traces } = await getJson(`/viewer-api/sessions/${encodeURIComponent(sessionId)}`);
   app.replaceChildren(
-    h('div', { class: 'trace-head' }, h('a', { href: '#/' }, '← traces'), h('h2', {}, `Session ${sessionId}`), h('div', { class: 'muted' }, `${traces.length} traces`)),
+    h(
+      'div',
+      { class: 'trace-head' },
+      h('a', { href: '#/' }, '← traces'),
+      h('h2', {}, `Session ${sessionId}`),
+      h('div', { class: 'muted' }, `${traces.length} traces`),
+    ),
     h(
       'div',
       { class: 'conversation' },
@@ -305,12 +384,30 @@ async function showExperiments() {
         'section',
         { class: 'panel', style: { marginBottom: '16px' }, 'data-experiment-id': run.id },
         h('h2', { style: { margin: '0 0 4px', fontSize: '16px' } }, run.name),
-        h('div', { class: 'muted' }, `${run.items.length} items`, run.datasetId ? ` · dataset ${run.datasetId}` : '', run.description ? ` · ${run.description}` : ''),
-        h('div', { style: { margin: '8px 0' } }, Object.entries(run.averages).map(([k, v]) => h('span', { class: 'score' }, `${k}: ${v.toFixed(3)}`))),
+        h(
+          'div',
+          { class: 'muted' },
+          `${run.items.length} items`,
+          run.datasetId ? ` · dataset ${run.datasetId}` : '',
+          run.description ? ` · ${run.description}` : '',
+        ),
+        h(
+          'div',
+          { style: { margin: '8px 0' } },
+          Object.entries(run.averages).map(([k, v]) => h('span', { class: 'score' }, `${k}: ${v.toFixed(3)}`)),
+        ),
         h(
           'table',
           { class: 'grid-items' },
-          h('thead', {}, h('tr', {}, ['Input', 'Expected', 'Output', 'Scores', ''].map((c) => h('th', {}, c)))),
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['Input', 'Expected', 'Output', 'Scores', ''].map((c) => h('th', {}, c)),
+            ),
+          ),
           h(
             'tbody',
             {},
@@ -321,7 +418,11 @@ async function showExperiments() {
                 h('td', {}, renderValue(it.input)),
                 h('td', {}, renderValue(it.expectedOutput)),
                 h('td', {}, renderValue(it.output)),
-                h('td', {}, Object.entries(it.scores).map(([k, v]) => h('div', {}, `${k}: ${v}`))),
+                h(
+                  'td',
+                  {},
+                  Object.entries(it.scores).map(([k, v]) => h('div', {}, `${k}: ${v}`)),
+                ),
                 h('td', {}, h('a', { href: `#/trace/${it.traceId}` }, 'trace')),
               ),
             ),
@@ -343,7 +444,8 @@ function scheduleRender() {
 
 async function render() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-  for (const a of document.querySelectorAll('nav a')) a.classList.toggle('active', a.dataset.nav === (parts[0] === 'experiments' ? 'experiments' : 'traces'));
+  for (const a of document.querySelectorAll('nav a'))
+    a.classList.toggle('active', a.dataset.nav === (parts[0] === 'experiments' ? 'experiments' : 'traces'));
   try {
     if (parts[0] === 'trace' && parts[1]) await showTrace(parts[1], parts[2]);
     else if (parts[0] === 'session' && parts[1]) await showSession(parts[1]);

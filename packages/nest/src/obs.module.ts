@@ -1,4 +1,13 @@
-import { Global, Inject, Module, Optional, type DynamicModule, type MiddlewareConsumer, type NestModule, type Provider } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Module,
+  Optional,
+  type DynamicModule,
+  type MiddlewareConsumer,
+  type NestModule,
+  type Provider,
+} from '@nestjs/common';
 import { APP_INTERCEPTOR, ApplicationConfig, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import { ObsRuntime } from './obs-runtime.js';
 import { ObsInterceptor } from './obs.interceptor.js';

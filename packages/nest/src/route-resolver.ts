@@ -108,8 +108,7 @@ export class NestRouteResolver {
   private versionSegments(controller: Function, handler: Function): string[] {
     const versioning = this.config?.getVersioning();
     if (versioning?.type !== VersioningType.URI) return [''];
-    const version =
-      getMetadata(VERSION_METADATA, handler) || getMetadata(VERSION_METADATA, controller) || versioning.defaultVersion;
+    const version = getMetadata(VERSION_METADATA, handler) || getMetadata(VERSION_METADATA, controller) || versioning.defaultVersion;
     if (!version) return [''];
     const prefix = versioning.prefix === false ? '' : (versioning.prefix ?? 'v');
     return asList(version).map((v) => (v === VERSION_NEUTRAL ? '' : `${prefix}${String(v)}`));

@@ -74,7 +74,10 @@ describe('a CommonJS Nest app (Nest CLI tsconfig)', () => {
     expect(await slow).toEqual({ slow: true });
     const [code, signal] = await once(child, 'exit');
     // Nothing on stderr but obs's one start-up line.
-    expect({ code, signal, stderr: stderr.replace(/^\[obs\] on: exporting to http:\/\/127\.0\.0\.1:\d+ .*\n/, '') }).toMatchObject({ signal: 'SIGTERM', stderr: '' });
+    expect({ code, signal, stderr: stderr.replace(/^\[obs\] on: exporting to http:\/\/127\.0\.0\.1:\d+ .*\n/, '') }).toMatchObject({
+      signal: 'SIGTERM',
+      stderr: '',
+    });
 
     const item = server.spansByName('GET /cjs/items/:id');
     expect(item.map((s) => s.attributes['http.response.status_code']).sort()).toEqual([200, 404]);

@@ -80,15 +80,16 @@ describe.each(platforms)('identify runs after guards and reaches every span of t
   });
 
   it('waits for an async identify before the handler runs', async () => {
-    const res = await request(asyncApp.getHttpServer())
-      .post('/chat/s-2/messages')
-      .set('x-user', 'u-7')
-      .send({ question: 'q' })
-      .expect(201);
+    const res = await request(asyncApp.getHttpServer()).post('/chat/s-2/messages').set('x-user', 'u-7').send({ question: 'q' }).expect(201);
     await obs.handle.flush();
     const traceId = res.headers['x-obs-trace-id'] as string;
     const spans = obs.server.spansByTrace(traceId);
-    expect(spans.map((s) => s.name).sort()).toEqual(['AuditService.check', 'ChatService.answer', 'POST /chat/:sessionId/messages', 'fake-llm']);
+    expect(spans.map((s) => s.name).sort()).toEqual([
+      'AuditService.check',
+      'ChatService.answer',
+      'POST /chat/:sessionId/messages',
+      'fake-llm',
+    ]);
     for (const span of spans.filter((s) => s.name !== 'AuditService.check')) {
       expect(span.attributes['user.id'], span.name).toBe('u-7');
       expect(span.attributes['obs.trace.metadata.plan'], span.name).toBe('pro');
@@ -109,13 +110,22 @@ describe.each(platforms)('identify runs after guards and reaches every span of t
       obs.server.reset();
       const responses = await Promise.all(
         users.map((u) =>
-          request(target.getHttpServer()).post(`/chat/${u}/messages`).set('x-user', u).send({ question: `from ${u}` }).expect(201),
+          request(target.getHttpServer())
+            .post(`/chat/${u}/messages`)
+            .set('x-user', u)
+            .send({ question: `from ${u}` })
+            .expect(201),
         ),
       );
       await obs.handle.flush();
       for (const [i, res] of responses.entries()) {
         const spans = obs.server.spansByTrace(res.headers['x-obs-trace-id'] as string);
-        expect(spans.map((s) => s.name).sort()).toEqual(['AuditService.check', 'ChatService.answer', 'POST /chat/:sessionId/messages', 'fake-llm']);
+        expect(spans.map((s) => s.name).sort()).toEqual([
+          'AuditService.check',
+          'ChatService.answer',
+          'POST /chat/:sessionId/messages',
+          'fake-llm',
+        ]);
         const generation = spans.find((s) => s.name === 'fake-llm')!;
         expect(generation.attributes['user.id']).toBe(users[i]);
         expect(generation.attributes['obs.observation.input']).toBe(`from ${users[i]}`);

@@ -43,7 +43,11 @@ class Tools {
 
   @Observe()
   broken(): Observable<never> {
-    return timer(1).pipe(map(() => { throw new Error('tick failed'); }));
+    return timer(1).pipe(
+      map(() => {
+        throw new Error('tick failed');
+      }),
+    );
   }
 
   @Observe()

@@ -119,11 +119,15 @@ describe.each(platforms)('output capture ($name)', (platform) => {
     const server = noOutput.getHttpServer();
     await request(server).get('/cats/3').expect(200, { id: '3', name: 'Tom' });
     expect((await request(server).get('/files/notes.txt').expect(200)).text).toBe('line one\nline two\n');
-    const sse = await request(server).get('/chat/stream?text=a%20b').set('x-user', 'u-5').buffer(true).parse((r, done) => {
-      let text = '';
-      r.on('data', (c: Buffer) => (text += c.toString()));
-      r.on('end', () => done(null, text));
-    });
+    const sse = await request(server)
+      .get('/chat/stream?text=a%20b')
+      .set('x-user', 'u-5')
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => done(null, text));
+      });
     expect(sse.body).toContain('data: a\n');
     await obs.handle.flush();
     const roots = ['GET /cats/:id', 'GET /files/notes.txt', 'GET /chat/stream'].map((name) => only(obs.server, name));

@@ -42,7 +42,14 @@ describe.each(platforms)('application shutdown ($name)', (platform) => {
         ObsModule.forRoot({
           // No initObs before: the module initialises obs. A long interval and a large batch, so
           // only the shutdown flush can have sent the spans.
-          obs: { baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 600, flushAt: 1000, flushOnExit: false },
+          obs: {
+            baseUrl: server.url,
+            publicKey: server.publicKey,
+            secretKey: server.secretKey,
+            flushInterval: 600,
+            flushAt: 1000,
+            flushOnExit: false,
+          },
         }),
       ],
       controllers: [JobsController],

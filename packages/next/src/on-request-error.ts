@@ -1,5 +1,13 @@
 import { trace, type Span } from '@opentelemetry/api';
-import { getObsHandle, logger, ObsAttributes, recordErrorOnSpan, SDK_TRACER_NAME, startObservation, updateActiveObservation } from '@obs/core';
+import {
+  getObsHandle,
+  logger,
+  ObsAttributes,
+  recordErrorOnSpan,
+  SDK_TRACER_NAME,
+  startObservation,
+  updateActiveObservation,
+} from '@obs/core';
 import { isErrorRecorded } from './errors.js';
 import { flushSoon } from './flush.js';
 import type { RequestErrorContext, RequestErrorInfo } from './options.js';
@@ -18,7 +26,11 @@ import { pathOf, routeFromRoutePath } from './route-pattern.js';
  * export { onRequestError } from '@obs/next';
  * ```
  */
-export async function onRequestError(error: unknown, request: Readonly<RequestErrorInfo>, errorContext: Readonly<RequestErrorContext>): Promise<void> {
+export async function onRequestError(
+  error: unknown,
+  request: Readonly<RequestErrorInfo>,
+  errorContext: Readonly<RequestErrorContext>,
+): Promise<void> {
   try {
     const handle = getObsHandle();
     if (!handle) return;

@@ -89,7 +89,10 @@ function entriesToObject(entries: Iterable<[string, string]>): Record<string, st
 function formToObject(form: FormData): Record<string, unknown> | undefined {
   const pairs: [string, string][] = [];
   form.forEach((value, key) => {
-    pairs.push([key, typeof value === 'string' ? value : `[file ${value.name || 'blob'}, ${value.size} bytes${value.type ? `, ${value.type}` : ''}]`]);
+    pairs.push([
+      key,
+      typeof value === 'string' ? value : `[file ${value.name || 'blob'}, ${value.size} bytes${value.type ? `, ${value.type}` : ''}]`,
+    ]);
   });
   return entriesToObject(pairs);
 }

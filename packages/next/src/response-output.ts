@@ -37,7 +37,12 @@ export function observeResponse(res: Response, extraHeaders: Record<string, stri
   return new Response(passThrough(res.body, ctx, contentType, observer), init);
 }
 
-function passThrough(source: ReadableStream<Uint8Array>, ctx: Context, contentType: string | undefined, observer: BodyObserver): ReadableStream<Uint8Array> {
+function passThrough(
+  source: ReadableStream<Uint8Array>,
+  ctx: Context,
+  contentType: string | undefined,
+  observer: BodyObserver,
+): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   const text = isTextContentType(contentType);
   let bytes = 0;

@@ -74,9 +74,7 @@ function decode(segment: string): string {
  */
 export function routeFromRoutePath(routePath: string | undefined): string | undefined {
   if (!routePath) return undefined;
-  const segments = routePath
-    .split('/')
-    .filter((s) => s && !/^\(.*\)$/.test(s) && !s.startsWith('@'));
+  const segments = routePath.split('/').filter((s) => s && !/^\(.*\)$/.test(s) && !s.startsWith('@'));
   const last = segments[segments.length - 1];
   if (last === 'page' || last === 'route' || last === 'default') segments.pop();
   return `/${segments.join('/')}`;

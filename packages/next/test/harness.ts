@@ -41,7 +41,9 @@ export async function freePort(): Promise<number> {
 }
 
 /** `next start` of the built example; resolves once it answers HTTP. */
-export async function startNext(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
+export async function startNext(
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: EXAMPLE_DIR,
@@ -57,7 +59,10 @@ export async function startNext(env: NodeJS.ProcessEnv): Promise<{ url: string; 
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}:\n${out}`);
     // A static-asset path: answered by Next (404), ignored by withObs, so it makes no spans.
-    const ok = await fetch(`${url}/robots.txt`).then(() => true, () => false);
+    const ok = await fetch(`${url}/robots.txt`).then(
+      () => true,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`next start did not answer in 30 s:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));

@@ -155,7 +155,9 @@ describe('route handler wrapped with withObs (Node.js runtime)', () => {
     // What reached the client before it left (at least the first chunk it read) is the output, and no more.
     const output = String(root.attributes['obs.observation.output'] ?? '');
     expect(output).toMatch(/^Here /);
-    expect('Here are five facts about Nantes: it is old, it is large, it is loved, it is busy, it is green. '.startsWith(output)).toBe(true);
+    expect('Here are five facts about Nantes: it is old, it is large, it is loved, it is busy, it is green. '.startsWith(output)).toBe(
+      true,
+    );
   });
 
   it('records a thrown error on the root once (not again through onRequestError), with the form input', async () => {
@@ -190,10 +192,15 @@ describe('Vercel AI SDK inside a route handler', () => {
     });
     expect(await res.json()).toEqual({ answer: 'Lisbon is the capital of Portugal.' });
     const traceId = res.headers.get('x-obs-trace-id')!;
-    const spans = await server.waitFor(() => {
-      const s = server.spansByTrace(traceId);
-      return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/ai') ? s : undefined;
-    }, { timeoutMs: 10_000 });
+    const spans = await server.waitFor(
+      () => {
+        const s = server.spansByTrace(traceId);
+        return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/ai')
+          ? s
+          : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     const root = byName(spans, 'POST /api/ai');
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     for (const s of spans) {
@@ -267,7 +274,9 @@ describe('server components and server actions', () => {
     const res = await fetch(`${app.url}/report?topic=Nice`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Nice has about 400,000 people.');
-    await server.waitFor(() => server.spansByName('summarize').length > 0 && server.spansByName('lookup').length > 0, { timeoutMs: 10_000 });
+    await server.waitFor(() => server.spansByName('summarize').length > 0 && server.spansByName('lookup').length > 0, {
+      timeoutMs: 10_000,
+    });
     const [lookup] = server.spansByName('lookup');
     const [summarize] = server.spansByName('summarize');
     expect(lookup!.traceId).toBe(summarize!.traceId);
@@ -323,7 +332,10 @@ describe('without obs configuration', () => {
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ id: '9', answer: 'Paris is the capital of France.' });
       }
-      const warnings = bare.output().split('\n').filter((line) => line.includes('[obs]'));
+      const warnings = bare
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('[obs]'));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/missing .*OBS_BASE_URL/);
     } finally {

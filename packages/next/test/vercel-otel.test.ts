@@ -53,21 +53,31 @@ describe('next to @vercel/otel', () => {
     });
     expect(res.status).toBe(200);
     const traceId = res.headers.get('x-obs-trace-id')!;
-    const spans = await obs.waitFor(() => {
-      const s = obs.spansByTrace(traceId);
-      return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/chat/[id]') ? s : undefined;
-    }, { timeoutMs: 10_000 });
-    expect(app.output()).toContain('[obs] on: exporting to ' + obs.url + ' (obs attached its span processor to the registered tracer provider');
+    const spans = await obs.waitFor(
+      () => {
+        const s = obs.spansByTrace(traceId);
+        return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/chat/[id]')
+          ? s
+          : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(app.output()).toContain(
+      '[obs] on: exporting to ' + obs.url + ' (obs attached its span processor to the registered tracer provider',
+    );
     const roots = spans.filter((s) => !s.parentSpanId);
     expect(roots.map((s) => s.name)).toEqual(['POST /api/chat/[id]']);
     expect(expectWholeTrace(spans)).toEqual([]);
     for (const s of spans) expect(s.scope.name, s.name).not.toMatch(/^(next\.js|@vercel\/otel)/);
     rootedAt(spans, roots[0]!);
 
-    const appSpans = await backend.waitFor(() => {
-      const s = backend.spansByTrace(traceId);
-      return s.some((x) => x.scope.name === 'next.js') ? s : undefined;
-    }, { timeoutMs: 10_000 });
+    const appSpans = await backend.waitFor(
+      () => {
+        const s = backend.spansByTrace(traceId);
+        return s.some((x) => x.scope.name === 'next.js') ? s : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(appSpans.filter((s) => s.scope.name === 'obs-sdk')).toEqual([]);
   });
 
@@ -79,10 +89,15 @@ describe('next to @vercel/otel', () => {
     });
     expect(await res.json()).toEqual({ answer: 'Lisbon is the capital of Portugal.' });
     const traceId = res.headers.get('x-obs-trace-id')!;
-    const spans = await obs.waitFor(() => {
-      const s = obs.spansByTrace(traceId);
-      return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/ai') ? s : undefined;
-    }, { timeoutMs: 10_000 });
+    const spans = await obs.waitFor(
+      () => {
+        const s = obs.spansByTrace(traceId);
+        return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/ai')
+          ? s
+          : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     const roots = spans.filter((s) => !s.parentSpanId);
     expect(roots.map((s) => s.name)).toEqual(['POST /api/ai']);
     expect(spans.filter((s) => s.scope.name !== 'obs-sdk').length).toBeGreaterThanOrEqual(2);

@@ -66,7 +66,13 @@ export class ObsBrowserClient {
         }),
       );
       // flushAt 1: each score is due at the end of its tick, so a burst shares one request.
-      queue = new ScoreQueue({ flushAt: 1, flushIntervalMs: 1000, maxQueueSize: 1000, send: (batch) => scores.create(batch), retryBudgetMs: 0 });
+      queue = new ScoreQueue({
+        flushAt: 1,
+        flushIntervalMs: 1000,
+        maxQueueSize: 1000,
+        send: (batch) => scores.create(batch),
+        retryBudgetMs: 0,
+      });
     } else {
       logger.warnOnce('obs-browser-client-not-configured', 'ObsBrowserClient needs publicKey and baseUrl; scores are dropped.');
     }

@@ -236,7 +236,9 @@ export class DeliveryQueue {
           return;
         }
         this.push(batch, true);
-        const wait = outcome.retryAfterMs ?? backoffDelay(this.failures, { initialDelayMs: this.limits.backoffMs, maxDelayMs: this.limits.maxBackoffMs });
+        const wait =
+          outcome.retryAfterMs ??
+          backoffDelay(this.failures, { initialDelayMs: this.limits.backoffMs, maxDelayMs: this.limits.maxBackoffMs });
         this.failures++;
         this.wait(Math.min(wait, Math.max(0, batch.failedSince + this.limits.retryBudgetMs - now)));
       }

@@ -40,7 +40,12 @@ export const FOREIGN_PARENT_LINK_ATTRIBUTE = 'obs.link.foreign_parent';
  * Records, at span start, where the span hangs in the obs tree. `exportsAsObs` says whether the
  * span is expected to be exported as an obs node (obs scope, LLM scope, or inside an observation).
  */
-export function rememberExportParents(span: ReadableSpan & object, parentContext: Context, exportsAsObs: boolean, mode: FrameworkSpansMode): void {
+export function rememberExportParents(
+  span: ReadableSpan & object,
+  parentContext: Context,
+  exportsAsObs: boolean,
+  mode: FrameworkSpansMode,
+): void {
   const self = span as Tagged;
   const parent = trace.getSpan(parentContext);
   let obs: Nearest = null;

@@ -23,7 +23,16 @@ const OPERATION_TYPES: Record<string, ObservationType> = {
 };
 
 /** `gen_ai.request.*` keys that are model parameters. */
-const REQUEST_PARAMETERS = ['temperature', 'max_tokens', 'top_p', 'top_k', 'frequency_penalty', 'presence_penalty', 'stop_sequences', 'seed'];
+const REQUEST_PARAMETERS = [
+  'temperature',
+  'max_tokens',
+  'top_p',
+  'top_k',
+  'frequency_penalty',
+  'presence_penalty',
+  'stop_sequences',
+  'seed',
+];
 
 /** Maps a GenAI or AI SDK span's attributes onto obs observation attributes, in place. */
 export function applyGenAiAttributes(span: ReadableSpan): void {
@@ -68,7 +77,8 @@ function mapAiSdk(attrs: Attributes, operationId: string): void {
   if (modelCall) {
     out[ObsAttributes.OBSERVATION_TYPE] = 'generation';
     const messages = parseJson(attrs['ai.prompt.messages']);
-    if (messages !== undefined) out[ObsAttributes.OBSERVATION_INPUT] = json(Array.isArray(messages) ? messages.map(aiSdkMessage) : messages);
+    if (messages !== undefined)
+      out[ObsAttributes.OBSERVATION_INPUT] = json(Array.isArray(messages) ? messages.map(aiSdkMessage) : messages);
     setIfDefined(out, ObsAttributes.OBSERVATION_MODEL, attrs['ai.response.model'] ?? attrs['ai.model.id']);
     const params: Dict = {};
     for (const key of Object.keys(attrs)) {
@@ -116,10 +126,11 @@ function semconvMessage(m: unknown): unknown {
     if (!isDict(part)) continue;
     if (part['type'] === 'text' && typeof part['content'] === 'string') texts.push(part['content']);
     else if (part['type'] === 'tool_call') toolCalls.push({ id: part['id'], name: part['name'], args: part['arguments'] });
-    else if (part['type'] === 'tool_call_response') out['tool_call_id'] = part['id'], (out['content'] = part['response']);
+    else if (part['type'] === 'tool_call_response') (out['tool_call_id'] = part['id']), (out['content'] = part['response']);
     else other.push(part);
   }
-  if (out['content'] === undefined) out['content'] = other.length > 0 ? [...texts.map((text) => ({ type: 'text', text })), ...other] : texts.join('');
+  if (out['content'] === undefined)
+    out['content'] = other.length > 0 ? [...texts.map((text) => ({ type: 'text', text })), ...other] : texts.join('');
   if (toolCalls.length > 0) out['tool_calls'] = toolCalls;
   return out;
 }
@@ -128,11 +139,13 @@ function semconvMessage(m: unknown): unknown {
 function aiSdkMessage(m: unknown): unknown {
   if (!isDict(m) || !Array.isArray(m['content'])) return m;
   const parts = m['content'] as unknown[];
-  if (parts.every((p) => isDict(p) && p['type'] === 'text')) return { role: m['role'], content: parts.map((p) => (p as Dict)['text']).join('') };
+  if (parts.every((p) => isDict(p) && p['type'] === 'text'))
+    return { role: m['role'], content: parts.map((p) => (p as Dict)['text']).join('') };
   const toolCalls = parts.filter((p) => isDict(p) && p['type'] === 'tool-call') as Dict[];
   const rest = parts.filter((p) => !(isDict(p) && p['type'] === 'tool-call'));
   const out: Dict = { role: m['role'], content: rest };
-  if (toolCalls.length > 0) out['tool_calls'] = toolCalls.map((c) => ({ id: c['toolCallId'], name: c['toolName'], args: c['input'] ?? c['args'] }));
+  if (toolCalls.length > 0)
+    out['tool_calls'] = toolCalls.map((c) => ({ id: c['toolCallId'], name: c['toolName'], args: c['input'] ?? c['args'] }));
   return out;
 }
 

@@ -85,13 +85,23 @@ export class ObsOtlpExporter implements SpanExporter {
         this.abort = new AbortController();
       },
     };
-    this.queue = new DeliveryQueue(transport, this.url, { ...DEFAULT_DELIVERY_LIMITS, ...definedOnly(options.delivery) }, options.outageReportEveryMs);
+    this.queue = new DeliveryQueue(
+      transport,
+      this.url,
+      { ...DEFAULT_DELIVERY_LIMITS, ...definedOnly(options.delivery) },
+      options.outageReportEveryMs,
+    );
   }
 
   /** Never prints the secret key or the Basic header. */
   [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
     const { baseUrl, publicKey, secretKey, compression } = this.#options;
-    return inspectSummary('ObsOtlpExporter', { baseUrl, publicKey, secretKey: maskSecret(secretKey), compression, buffered: this.queue.bufferedSpans }, options, inspect);
+    return inspectSummary(
+      'ObsOtlpExporter',
+      { baseUrl, publicKey, secretKey: maskSecret(secretKey), compression, buffered: this.queue.bufferedSpans },
+      options,
+      inspect,
+    );
   }
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
@@ -104,7 +114,9 @@ export class ObsOtlpExporter implements SpanExporter {
       return;
     }
     this.queue.enqueue(spans, (ok, reason) =>
-      resultCallback(ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') }),
+      resultCallback(
+        ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') },
+      ),
     );
   }
 
@@ -154,7 +166,8 @@ export class ObsOtlpExporter implements SpanExporter {
     if (res.status === 401) {
       return { kind: 'retry', reason: `the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY for ${this.#options.baseUrl}` };
     }
-    if (isRetryableStatus(res.status)) return { kind: 'retry', reason: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.retryAfter) };
+    if (isRetryableStatus(res.status))
+      return { kind: 'retry', reason: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.retryAfter) };
     return { kind: 'refused', reason: `HTTP ${res.status}: ${text}` };
   }
 }
@@ -269,7 +282,12 @@ function nodePost(url: string, headers: Record<string, string>): Post | undefine
         });
         res.on('end', () => {
           const retryAfter = res.headers['retry-after'];
-          settle(undefined, { status, text, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, location: res.headers.location });
+          settle(undefined, {
+            status,
+            text,
+            retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+            location: res.headers.location,
+          });
         });
         res.on('error', settle);
         res.on('close', () => settle(new Error('connection closed before the response ended')));

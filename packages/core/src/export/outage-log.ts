@@ -72,7 +72,9 @@ export class OutageLog {
     if (!idle) return;
     const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
     const lost = this.dropped > 0 ? `${this.dropped} ${this.unit} lost` : 'none lost';
-    (this.dropped > 0 ? logger.error : logger.warn)(`export to ${this.target} recovered after ${seconds} s: ${this.deliveredLate} ${this.unit} delivered late, ${lost}`);
+    (this.dropped > 0 ? logger.error : logger.warn)(
+      `export to ${this.target} recovered after ${seconds} s: ${this.deliveredLate} ${this.unit} delivered late, ${lost}`,
+    );
     this.since = undefined;
   }
 

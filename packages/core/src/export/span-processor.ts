@@ -88,7 +88,11 @@ export class ObsSpanProcessor implements SpanProcessor {
 
   constructor(options: ObsSpanProcessorOptions = {}) {
     const frameworkSpans: FrameworkSpansMode = options.frameworkSpans === 'export' ? 'export' : 'skip';
-    this.enricher = new SpanEnricher(options.environment ?? readEnv('OBS_TRACING_ENVIRONMENT'), options.release ?? readEnv('OBS_RELEASE'), frameworkSpans);
+    this.enricher = new SpanEnricher(
+      options.environment ?? readEnv('OBS_TRACING_ENVIRONMENT'),
+      options.release ?? readEnv('OBS_RELEASE'),
+      frameworkSpans,
+    );
     this.gate = new ExportGate(
       options.shouldExportSpan,
       frameworkSpans,
@@ -111,7 +115,13 @@ export class ObsSpanProcessor implements SpanProcessor {
     const b = this.batches?.options;
     return inspectSummary(
       'ObsSpanProcessor',
-      { enabled: this.enabled, exportMode: b?.immediate ? 'immediate' : 'batched', flushAt: b?.flushAt, queued: this.batches?.length ?? 0, exporter: this.exporter },
+      {
+        enabled: this.enabled,
+        exportMode: b?.immediate ? 'immediate' : 'batched',
+        flushAt: b?.flushAt,
+        queued: this.batches?.length ?? 0,
+        exporter: this.exporter,
+      },
       options,
       inspect,
     );

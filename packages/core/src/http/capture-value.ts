@@ -54,4 +54,3 @@ function tryParse(s: string): unknown {
     return undefined;
   }
 }
-

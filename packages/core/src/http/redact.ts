@@ -99,9 +99,7 @@ function redactObject(value: object, keys: Set<string>, depth: number, seen: Wea
  */
 export function redactJsonText(text: string, keys: Set<string>): string {
   if (keys.size === 0) return text;
-  return text.replace(JSON_PAIR, (pair, prefix: string, key: string) =>
-    isRedactedKey(key, keys) ? `${prefix}"${REDACTED}"` : pair,
-  );
+  return text.replace(JSON_PAIR, (pair, prefix: string, key: string) => (isRedactedKey(key, keys) ? `${prefix}"${REDACTED}"` : pair));
 }
 
 /** A `"key": value` pair of JSON text (the value possibly cut). */

@@ -108,7 +108,10 @@ export class RequestObservation<Req = any, Res = any> {
   private spanEnded = false;
   private ended = false;
 
-  constructor(private readonly observer: HttpObserver<Req, Res>, private readonly init: RequestInit<Req>) {
+  constructor(
+    private readonly observer: HttpObserver<Req, Res>,
+    private readonly init: RequestInit<Req>,
+  ) {
     this.method = init.method.toUpperCase();
     this.route = init.route;
     const parent = init.parent ?? context.active();
@@ -129,10 +132,7 @@ export class RequestObservation<Req = any, Res = any> {
       parent,
     );
     this.observation = new ObsObservation(span, 'span');
-    this.context = trace
-      .setSpan(parent, span)
-      .setValue(IN_OBS_TRACE_KEY, span.spanContext())
-      .setValue(LATE_ATTRIBUTES_KEY, this.late);
+    this.context = trace.setSpan(parent, span).setValue(IN_OBS_TRACE_KEY, span.spanContext()).setValue(LATE_ATTRIBUTES_KEY, this.late);
     // Identify runs lazily: at the latest before the first child span starts.
     if (!init.deferIdentify) this.allowIdentify();
   }

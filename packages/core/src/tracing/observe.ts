@@ -58,10 +58,14 @@ export function observe<F extends (...args: any[]) => any>(fn: F, rawOptions: Ob
   const wrapped = function (this: unknown, ...args: unknown[]) {
     let obs: ObsObservation;
     try {
-      obs = startObservation(name, {
-        ...options.attributes,
-        ...(captureInput && args.length > 0 ? { input: args.length === 1 ? args[0] : args } : {}),
-      }, { asType: options.asType });
+      obs = startObservation(
+        name,
+        {
+          ...options.attributes,
+          ...(captureInput && args.length > 0 ? { input: args.length === 1 ? args[0] : args } : {}),
+        },
+        { asType: options.asType },
+      );
     } catch (err) {
       logger.warn(`observe(${name}): could not start observation: ${String(err)}`);
       return fn.apply(this, args);

@@ -30,7 +30,12 @@ export function isReadableStream(value: unknown): value is ReadableStream<unknow
  * output is not captured), and `onEnd` fires once on completion, error, or when the consumer
  * stops early (`return()`).
  */
-export function wrapAsyncGenerator<T>(source: AsyncGenerator<T>, ctx: Context, onEnd: StreamEnd, maxChars = DEFAULT_STREAM_CAPTURE_CHARS): AsyncGenerator<T> {
+export function wrapAsyncGenerator<T>(
+  source: AsyncGenerator<T>,
+  ctx: Context,
+  onEnd: StreamEnd,
+  maxChars = DEFAULT_STREAM_CAPTURE_CHARS,
+): AsyncGenerator<T> {
   const collected = maxChars > 0 ? new StreamCollector(maxChars) : undefined;
   let ended = false;
   const finish = (how: 'done' | 'error' | 'cancelled', error?: unknown) => {
@@ -68,7 +73,11 @@ export function wrapAsyncGenerator<T>(source: AsyncGenerator<T>, ctx: Context, o
  * their text is collected (capped; nothing when `maxChars` is 0) and `onEnd` fires when the
  * stream is consumed, errors or is cancelled by the reader.
  */
-export function wrapReadableStream<T>(source: ReadableStream<T>, onEnd: StreamEnd, maxChars = DEFAULT_STREAM_CAPTURE_CHARS): ReadableStream<T> {
+export function wrapReadableStream<T>(
+  source: ReadableStream<T>,
+  onEnd: StreamEnd,
+  maxChars = DEFAULT_STREAM_CAPTURE_CHARS,
+): ReadableStream<T> {
   const reader = source.getReader();
   const collected = maxChars > 0 ? new StreamCollector(maxChars) : undefined;
   let ended = false;
@@ -107,7 +116,11 @@ export type ErrorRecorder = (obs: ObsObservation, error: unknown) => void;
 export const recordObservationError: ErrorRecorder = (obs, error) => recordErrorOnSpan(obs.otelSpan, error);
 
 /** Ends `obs` the way a wrapped stream ended. */
-export function endObservationOnStreamEnd(obs: ObsObservation, captureOutput: boolean, recordError: ErrorRecorder = recordObservationError): StreamEnd {
+export function endObservationOnStreamEnd(
+  obs: ObsObservation,
+  captureOutput: boolean,
+  recordError: ErrorRecorder = recordObservationError,
+): StreamEnd {
   return (output, how, error) => {
     try {
       if (captureOutput) obs.update({ output });

@@ -12,7 +12,11 @@ const ENTRY = resolve(SRC, 'browser/index.ts');
 /** Every module specifier of a source file: static, re-export and dynamic imports. */
 function specifiers(source: string): string[] {
   const found: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]/g];
+  const patterns = [
+    /\b(?:import|export)\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]/g,
+  ];
   for (const re of patterns) for (const m of source.matchAll(re)) found.push(m[1]!);
   return found;
 }

@@ -84,7 +84,10 @@ describe('contract 4.2: the 41 placeholder methods', () => {
 
   it.each(CONTRACT_4_2)('%s sends %s %s', async (method, http, template) => {
     const { args, path } = paramsOf(template);
-    for (const call of [() => methodOf(api, method)(...args), () => methodOf(api, method)(...args, {}, { timeoutInSeconds: 5, maxRetries: 0 })]) {
+    for (const call of [
+      () => methodOf(api, method)(...args),
+      () => methodOf(api, method)(...args, {}, { timeoutInSeconds: 5, maxRetries: 0 }),
+    ]) {
       server.reset();
       // The local server stores datasets and items: the ones these calls name must exist.
       if (method.startsWith('dataset')) {
@@ -142,10 +145,17 @@ describe('other methods', () => {
   });
 
   it('scores.getMany reads the v3 API filtered by id', async () => {
-    await api.scores.create([{ traceId: 't1', name: 'n', value: 1, id: 's1' }, { traceId: 't1', name: 'n', value: 2, id: 's2' }]);
+    await api.scores.create([
+      { traceId: 't1', name: 'n', value: 1, id: 's1' },
+      { traceId: 't1', name: 'n', value: 2, id: 's2' },
+    ]);
     const res = await api.scores.getMany({ traceId: 't1', id: 's2', fields: 'subject' });
     expect(res.data.map((s) => s.id)).toEqual(['s2']);
-    expect(server.requests.at(-1)).toMatchObject({ method: 'GET', path: '/api/public/v3/scores', query: { traceId: 't1', id: 's2', fields: 'subject' } });
+    expect(server.requests.at(-1)).toMatchObject({
+      method: 'GET',
+      path: '/api/public/v3/scores',
+      query: { traceId: 't1', id: 's2', fields: 'subject' },
+    });
   });
 
   it('observations.getMany sends traceId, sessionId, fields and a JSON filter', async () => {
@@ -160,17 +170,75 @@ describe('other methods', () => {
   });
 
   it.each<[string, (a: ObsApiClient) => Promise<unknown>, string, string, Record<string, string>?, unknown?]>([
-    ['metrics.metrics', (a) => a.metrics.metrics({ query: { view: 'traces' } }), 'GET', '/api/public/metrics', { query: '{"view":"traces"}' }],
-    ['experiments.list', (a) => a.experiments.list({ datasetId: 'd', fromStartTime: new Date(0) }), 'GET', '/api/public/experiments', { datasetId: 'd', fromStartTime: '1970-01-01T00:00:00.000Z' }],
-    ['experiments.listItems', (a) => a.experiments.listItems({ datasetId: 'd', experimentName: 'e', cursor: 'c' }), 'GET', '/api/public/experiment-items', { datasetId: 'd', experimentName: 'e', cursor: 'c' }],
-    ['trace.deleteMultiple', (a) => a.trace.deleteMultiple({ traceIds: ['a', 'b'] }), 'DELETE', '/api/public/traces', {}, { traceIds: ['a', 'b'] }],
+    [
+      'metrics.metrics',
+      (a) => a.metrics.metrics({ query: { view: 'traces' } }),
+      'GET',
+      '/api/public/metrics',
+      { query: '{"view":"traces"}' },
+    ],
+    [
+      'experiments.list',
+      (a) => a.experiments.list({ datasetId: 'd', fromStartTime: new Date(0) }),
+      'GET',
+      '/api/public/experiments',
+      { datasetId: 'd', fromStartTime: '1970-01-01T00:00:00.000Z' },
+    ],
+    [
+      'experiments.listItems',
+      (a) => a.experiments.listItems({ datasetId: 'd', experimentName: 'e', cursor: 'c' }),
+      'GET',
+      '/api/public/experiment-items',
+      { datasetId: 'd', experimentName: 'e', cursor: 'c' },
+    ],
+    [
+      'trace.deleteMultiple',
+      (a) => a.trace.deleteMultiple({ traceIds: ['a', 'b'] }),
+      'DELETE',
+      '/api/public/traces',
+      {},
+      { traceIds: ['a', 'b'] },
+    ],
     ['datasets.create', (a) => a.datasets.create({ name: 'ds' }), 'POST', '/api/public/v2/datasets', {}, { name: 'ds' }],
     ['datasets.list', (a) => a.datasets.list({ page: 2 }), 'GET', '/api/public/v2/datasets', { page: '2' }],
-    ['datasetItems.create', (a) => a.datasetItems.create({ datasetName: 'ds', input: 1 }), 'POST', '/api/public/dataset-items', {}, { datasetName: 'ds', input: 1 }],
-    ['datasetItems.list', (a) => a.datasetItems.list({ datasetName: 'ds', page: 1, limit: 5 }), 'GET', '/api/public/dataset-items', { datasetName: 'ds', page: '1', limit: '5' }],
-    ['prompts.get', (a) => a.prompts.get('my/prompt', { label: 'production' }), 'GET', '/api/public/v2/prompts/my%2Fprompt', { label: 'production' }],
-    ['prompts.create', (a) => a.prompts.create({ name: 'p', prompt: 'hi {{x}}' }), 'POST', '/api/public/v2/prompts', {}, { name: 'p', prompt: 'hi {{x}}' }],
-    ['promptVersion.update', (a) => a.promptVersion.update('p', 2, { newLabels: ['prod'] }), 'PATCH', '/api/public/v2/prompts/p/versions/2', {}, { newLabels: ['prod'] }],
+    [
+      'datasetItems.create',
+      (a) => a.datasetItems.create({ datasetName: 'ds', input: 1 }),
+      'POST',
+      '/api/public/dataset-items',
+      {},
+      { datasetName: 'ds', input: 1 },
+    ],
+    [
+      'datasetItems.list',
+      (a) => a.datasetItems.list({ datasetName: 'ds', page: 1, limit: 5 }),
+      'GET',
+      '/api/public/dataset-items',
+      { datasetName: 'ds', page: '1', limit: '5' },
+    ],
+    [
+      'prompts.get',
+      (a) => a.prompts.get('my/prompt', { label: 'production' }),
+      'GET',
+      '/api/public/v2/prompts/my%2Fprompt',
+      { label: 'production' },
+    ],
+    [
+      'prompts.create',
+      (a) => a.prompts.create({ name: 'p', prompt: 'hi {{x}}' }),
+      'POST',
+      '/api/public/v2/prompts',
+      {},
+      { name: 'p', prompt: 'hi {{x}}' },
+    ],
+    [
+      'promptVersion.update',
+      (a) => a.promptVersion.update('p', 2, { newLabels: ['prod'] }),
+      'PATCH',
+      '/api/public/v2/prompts/p/versions/2',
+      {},
+      { newLabels: ['prod'] },
+    ],
   ])('%s sends %s %s', async (_name, call, method, path, query = {}, body = undefined) => {
     await call(api);
     expect(server.requests).toHaveLength(1);

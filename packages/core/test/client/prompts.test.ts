@@ -101,7 +101,9 @@ describe('fallback', () => {
     expect(text).toMatchObject({ name: 'missing', isFallback: true, prompt: 'Hi {{name}}' });
     expect(text.compile({ name: 'Ada' })).toBe('Hi Ada');
     expect(messages(logs, 'warn')).toHaveLength(1);
-    expect(messages(logs, 'warn')[0]).toMatch(/^prompt "missing" could not be read \(prompts\.get failed with HTTP 404\); using the fallback/);
+    expect(messages(logs, 'warn')[0]).toMatch(
+      /^prompt "missing" could not be read \(prompts\.get failed with HTTP 404\); using the fallback/,
+    );
     await expect(client.prompt.get('missing')).rejects.toThrow(/HTTP 404/);
     // A fallback is not cached: the next get asks the server again.
     expect(promptGets()).toHaveLength(2);
@@ -121,14 +123,28 @@ describe('fallback', () => {
 describe('prompt objects', () => {
   it('text: compile, a LangChain PromptTemplate that formats the same text, toJSON', async () => {
     const client = clientFor(server);
-    await client.api.prompts.create({ name: 'json-prompt', prompt: 'Answer {{ question }} as {"answer": "..."} for {{user}}; {{unknown}} stays', labels: ['production'], config: { model: 'x' } });
+    await client.api.prompts.create({
+      name: 'json-prompt',
+      prompt: 'Answer {{ question }} as {"answer": "..."} for {{user}}; {{unknown}} stays',
+      labels: ['production'],
+      config: { model: 'x' },
+    });
     const prompt = await client.prompt.get('json-prompt');
     expect(prompt.compile({ question: 'why?', user: { id: 1 } })).toBe('Answer why? as {"answer": "..."} for {"id":1}; {{unknown}} stays');
     const template = PromptTemplate.fromTemplate(prompt.getLangchainPrompt());
     expect([...template.inputVariables].sort()).toEqual(['question', 'unknown', 'user']);
-    expect(await template.format({ question: 'why?', user: 'Ada', unknown: 'u' })).toBe('Answer why? as {"answer": "..."} for Ada; u stays');
+    expect(await template.format({ question: 'why?', user: 'Ada', unknown: 'u' })).toBe(
+      'Answer why? as {"answer": "..."} for Ada; u stays',
+    );
     expect(JSON.parse(JSON.stringify(prompt))).toEqual({
-      name: 'json-prompt', version: 1, type: 'text', prompt: prompt.prompt, config: { model: 'x' }, labels: ['production', 'latest'], tags: [], isFallback: false,
+      name: 'json-prompt',
+      version: 1,
+      type: 'text',
+      prompt: prompt.prompt,
+      config: { model: 'x' },
+      labels: ['production', 'latest'],
+      tags: [],
+      isFallback: false,
     });
   });
 
@@ -146,7 +162,10 @@ describe('prompt objects', () => {
     });
     const prompt = await client.prompt.get('chat', { type: 'chat' });
     expect(prompt).toBeInstanceOf(ChatPromptClient);
-    const history = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }];
+    const history = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ];
     expect(prompt.compile({ user: 'Ada', question: 'why?' }, { history })).toEqual([
       { role: 'system', content: 'You help Ada. Reply in JSON like {"ok": true}.' },
       ...history,
@@ -156,7 +175,11 @@ describe('prompt objects', () => {
     expect(prompt.compile({ user: 'Ada', question: 'q' })[1]).toEqual({ type: 'placeholder', name: 'history' });
 
     const template = ChatPromptTemplate.fromMessages(prompt.getLangchainPrompt());
-    const formatted = await template.formatMessages({ user: 'Ada', question: 'why?', history: [new HumanMessage('hi'), new AIMessage('hello')] });
+    const formatted = await template.formatMessages({
+      user: 'Ada',
+      question: 'why?',
+      history: [new HumanMessage('hi'), new AIMessage('hello')],
+    });
     expect(formatted.map((m) => [m.constructor.name, m.content])).toEqual([
       [SystemMessage.name, 'You help Ada. Reply in JSON like {"ok": true}.'],
       [HumanMessage.name, 'hi'],

@@ -47,7 +47,10 @@ describe('diagnose()', () => {
     const before = server.requests.length;
     const d = await diagnose({});
     expect(d.ok).toBe(false);
-    expect(byName(d)['configuration']).toMatchObject({ ok: false, message: 'missing publicKey (OBS_PUBLIC_KEY), secretKey (OBS_SECRET_KEY), baseUrl (OBS_BASE_URL)' });
+    expect(byName(d)['configuration']).toMatchObject({
+      ok: false,
+      message: 'missing publicKey (OBS_PUBLIC_KEY), secretKey (OBS_SECRET_KEY), baseUrl (OBS_BASE_URL)',
+    });
     expect(server.requests.length).toBe(before);
   });
 
@@ -72,7 +75,10 @@ describe('diagnose()', () => {
     process.env['OBS_SECRET_KEY'] = TRACING_KEYS.secretKey;
     process.env['OBS_BASE_URL'] = server.url;
     const d = await diagnose();
-    expect(byName(d)['whitespace']).toMatchObject({ ok: false, message: 'OBS_PUBLIC_KEY has leading or trailing whitespace (obs trims it)' });
+    expect(byName(d)['whitespace']).toMatchObject({
+      ok: false,
+      message: 'OBS_PUBLIC_KEY has leading or trailing whitespace (obs trims it)',
+    });
     expect(byName(d)['keys']?.ok).toBe(true);
   });
 });

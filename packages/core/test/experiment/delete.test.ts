@@ -25,7 +25,10 @@ describe('trace.deleteMultiple', () => {
     expect(deletes()).toHaveLength(1);
     const raw = await fetch(`${server.url}/api/public/traces`, {
       method: 'DELETE',
-      headers: { authorization: `Basic ${Buffer.from(`${server.publicKey}:${server.secretKey}`).toString('base64')}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${server.publicKey}:${server.secretKey}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ traceIds: Array.from({ length: 1001 }, (_, i) => `t${i}`) }),
     });
     expect(raw.status).toBe(400);
@@ -34,7 +37,13 @@ describe('trace.deleteMultiple', () => {
 
 describe('client.experiment.delete', () => {
   it('pages the items by cursor until it is empty and deletes 1,050 traces in chunks of 1,000, spans and scores included', async () => {
-    const kept = await client.experiment.run({ name: 'keep', runName: 'keep me', data: [{ input: 'k' }], task: (i) => i.input, evaluators: [() => ({ name: 's', value: 1 })] });
+    const kept = await client.experiment.run({
+      name: 'keep',
+      runName: 'keep me',
+      data: [{ input: 'k' }],
+      task: (i) => i.input,
+      evaluators: [() => ({ name: 's', value: 1 })],
+    });
     const result = await client.experiment.run({
       name: 'big',
       runName: 'big run',
@@ -69,7 +78,12 @@ describe('client.experiment.delete', () => {
 
 describe('cursorPages / cursorItems', () => {
   it('walk every page of a real endpoint until meta.cursor is empty', async () => {
-    await client.experiment.run({ name: 'paged', runName: 'paged run', data: Array.from({ length: 7 }, (_, i) => ({ input: i })), task: (i) => i.input });
+    await client.experiment.run({
+      name: 'paged',
+      runName: 'paged run',
+      data: Array.from({ length: 7 }, (_, i) => ({ input: i })),
+      task: (i) => i.input,
+    });
     server.requests.length = 0;
     const sizes: number[] = [];
     for await (const page of cursorPages((cursor) => client.api.experiments.listItems({ experimentName: 'paged run', cursor, limit: 3 }))) {
@@ -77,7 +91,8 @@ describe('cursorPages / cursorItems', () => {
     }
     expect(sizes).toEqual([3, 3, 1]);
     const items = [];
-    for await (const item of cursorItems((cursor) => client.api.experiments.listItems({ experimentName: 'paged run', cursor, limit: 3 }))) items.push(item);
+    for await (const item of cursorItems((cursor) => client.api.experiments.listItems({ experimentName: 'paged run', cursor, limit: 3 })))
+      items.push(item);
     expect(new Set(items.map((i) => i.traceId)).size).toBe(7);
     expect(server.requests).toHaveLength(6);
   });
@@ -85,9 +100,11 @@ describe('cursorPages / cursorItems', () => {
   it('stop with an error when a server repeats a cursor, instead of looping', async () => {
     let calls = 0;
     const pages = cursorPages(async () => ({ data: [calls++], meta: { cursor: 'same' } }));
-    await expect((async () => {
-      for await (const _ of pages) void _;
-    })()).rejects.toThrow(/returned cursor "same" twice/);
+    await expect(
+      (async () => {
+        for await (const _ of pages) void _;
+      })(),
+    ).rejects.toThrow(/returned cursor "same" twice/);
     expect(calls).toBe(2);
   });
 });

@@ -74,7 +74,8 @@ describe('client.experiment.run on local data', () => {
       if (data[i]!.metadata) expect(JSON.parse(a['obs.experiment.item.metadata'] as string)).toEqual(data[i]!.metadata);
       else expect(a).not.toHaveProperty('obs.experiment.item.metadata');
       // Local data: no dataset, no dataset item, no version.
-      for (const k of ['obs.experiment.dataset.id', 'obs.experiment.item.id', 'obs.experiment.item.version']) expect(a).not.toHaveProperty(k);
+      for (const k of ['obs.experiment.dataset.id', 'obs.experiment.item.id', 'obs.experiment.item.version'])
+        expect(a).not.toHaveProperty(k);
       expect(JSON.parse(a['obs.observation.input'] as string)).toEqual(data[i]!.input);
       expect(a['obs.observation.output']).toBe(r.output);
 
@@ -83,7 +84,8 @@ describe('client.experiment.run on local data', () => {
       expect(trace.map((s) => s.name).sort()).toEqual(['answer', 'exactMatch', 'experiment-item-run', 'lengthAndFlag']);
       for (const s of trace.filter((t) => t !== root)) expect(s.parentSpanId).toBe(root.spanId);
       expect(trace.find((s) => s.name === 'answer')!.attributes['obs.observation.type']).toBe('generation');
-      for (const name of ['exactMatch', 'lengthAndFlag']) expect(trace.find((s) => s.name === name)!.attributes['obs.observation.type']).toBe('evaluator');
+      for (const name of ['exactMatch', 'lengthAndFlag'])
+        expect(trace.find((s) => s.name === name)!.attributes['obs.observation.type']).toBe('evaluator');
 
       const scores = server.scores.filter((s) => s['traceId'] === r.traceId);
       expect(scores.map((s) => s['name']).sort()).toEqual(['exact_match', 'length', 'non_empty']);
@@ -126,7 +128,11 @@ describe('client.experiment.run on local data', () => {
     const b = await client.experiment.run({ name: 'same', data: [{ input: 1 }], task: (i) => i.input });
     expect(a.experimentId).not.toBe(b.experimentId);
     expect(a.runName).toMatch(/^same - \d{4}-\d{2}-\d{2}T/);
-    expect(roots(server).map((s) => s.attributes['obs.experiment.id']).sort()).toEqual([a.experimentId, b.experimentId].sort());
+    expect(
+      roots(server)
+        .map((s) => s.attributes['obs.experiment.id'])
+        .sort(),
+    ).toEqual([a.experimentId, b.experimentId].sort());
   });
 
   it('a task that throws marks its item ERROR and the run goes on; a throwing evaluator is logged by name and skipped', async () => {
@@ -162,13 +168,18 @@ describe('client.experiment.run on local data', () => {
     }
     // The second evaluator still scored the two good items; the failed item got no evaluators.
     expect(server.scores.map((s) => [s['name'], s['traceId']])).toEqual(
-      expect.arrayContaining([['ok', result.itemResults[0]!.traceId], ['ok', result.itemResults[2]!.traceId]]),
+      expect.arrayContaining([
+        ['ok', result.itemResults[0]!.traceId],
+        ['ok', result.itemResults[2]!.traceId],
+      ]),
     );
     expect(server.scores).toHaveLength(2);
     const errors = lines(logs, 'error');
     expect(errors.filter((l) => l.startsWith('experiment evaluator "brokenJudge" failed on item'))).toHaveLength(2);
     expect(errors.filter((l) => l.includes('judge unavailable'))).toHaveLength(2);
-    expect(errors.filter((l) => l === 'experiment run evaluator "brokenRunJudge" failed: run judge down; its scores are skipped')).toHaveLength(1);
+    expect(
+      errors.filter((l) => l === 'experiment run evaluator "brokenRunJudge" failed: run judge down; its scores are skipped'),
+    ).toHaveLength(1);
     // The failing evaluator is recorded as an ERROR evaluator observation.
     const judge = server.spansByName('brokenJudge');
     expect(judge).toHaveLength(2);
@@ -187,7 +198,10 @@ describe('client.experiment.run on local data', () => {
     [{ name: 'x', data: [], task: () => 1, evaluators: [42] }, /`evaluators` must be an array of functions/],
   ])('rejects invalid arguments at once: %o', async (params, message) => {
     let ran = 0;
-    const wrapped = { ...params, task: 'task' in params && typeof params.task === 'function' ? () => ran++ : (params as { task?: unknown }).task };
+    const wrapped = {
+      ...params,
+      task: 'task' in params && typeof params.task === 'function' ? () => ran++ : (params as { task?: unknown }).task,
+    };
     await expect(client.experiment.run(wrapped as never)).rejects.toThrow(TypeError);
     await expect(client.experiment.run(wrapped as never)).rejects.toThrow(message);
     expect(ran).toBe(0);
@@ -195,7 +209,10 @@ describe('client.experiment.run on local data', () => {
   });
 
   it('never has more than maxConcurrency tasks in flight (3, and the default 50)', async () => {
-    for (const [maxConcurrency, items, expected] of [[3, 20, 3], [undefined, 120, 50]] as const) {
+    for (const [maxConcurrency, items, expected] of [
+      [3, 20, 3],
+      [undefined, 120, 50],
+    ] as const) {
       let inFlight = 0;
       let peak = 0;
       let started = 0;
@@ -245,7 +262,14 @@ describe('client.experiment.run on local data', () => {
 
       const tty: string[] = [];
       client.experiment.progressStream = { write: (s: string) => void tty.push(s), isTTY: true };
-      await client.experiment.run({ name: 'progress', runName: 'p2', data: [{ input: 1 }, { input: 2 }, { input: 3 }], maxConcurrency: 1, showProgress: true, task: (i) => i.input });
+      await client.experiment.run({
+        name: 'progress',
+        runName: 'p2',
+        data: [{ input: 1 }, { input: 2 }, { input: 3 }],
+        maxConcurrency: 1,
+        showProgress: true,
+        task: (i) => i.input,
+      });
       expect(tty).toEqual([
         '\r\x1b[2Kexperiment "p2": 1/3 items',
         '\r\x1b[2Kexperiment "p2": 2/3 items',
@@ -255,12 +279,27 @@ describe('client.experiment.run on local data', () => {
       // Long runs (10 items or more) show progress by default; shorter ones only when asked.
       plain.length = 0;
       client.experiment.progressStream = { write: (s: string) => void plain.push(s), isTTY: false };
-      await client.experiment.run({ name: 'progress', runName: 'p3', data: Array.from({ length: 9 }, (_, i) => ({ input: i })), task: (i) => i.input });
+      await client.experiment.run({
+        name: 'progress',
+        runName: 'p3',
+        data: Array.from({ length: 9 }, (_, i) => ({ input: i })),
+        task: (i) => i.input,
+      });
       expect(plain).toEqual([]);
-      await client.experiment.run({ name: 'progress', runName: 'p4', data: Array.from({ length: 10 }, (_, i) => ({ input: i })), task: (i) => i.input });
+      await client.experiment.run({
+        name: 'progress',
+        runName: 'p4',
+        data: Array.from({ length: 10 }, (_, i) => ({ input: i })),
+        task: (i) => i.input,
+      });
       expect(plain).toHaveLength(10);
       plain.length = 0;
-      await client.experiment.run({ name: 'progress', data: Array.from({ length: 30 }, (_, i) => ({ input: i })), showProgress: false, task: (i) => i.input });
+      await client.experiment.run({
+        name: 'progress',
+        data: Array.from({ length: 30 }, (_, i) => ({ input: i })),
+        showProgress: false,
+        task: (i) => i.input,
+      });
       expect(plain).toEqual([]);
     } finally {
       client.experiment.progressStream = quiet;
@@ -272,7 +311,13 @@ describe('dataset.runExperiment', () => {
   async function seedDataset(name: string, count: number) {
     await client.api.datasets.create({ name });
     for (let i = 0; i < count; i++) {
-      await client.dataset.createItem({ datasetName: name, id: `${name}-item-${i}`, input: { n: i }, expectedOutput: i * 2, metadata: { i } });
+      await client.dataset.createItem({
+        datasetName: name,
+        id: `${name}-item-${i}`,
+        input: { n: i },
+        expectedOutput: i * 2,
+        metadata: { i },
+      });
     }
   }
 
@@ -292,8 +337,12 @@ describe('dataset.runExperiment', () => {
     const again = await run();
     const other = await dataset.runExperiment({ name: 'doubling', runName: 'doubling v2', task: () => 0 });
 
-    const hex = createHash('sha256').update(JSON.stringify([server.projectId, dataset.id, 'doubling v1'])).digest('hex');
-    expect(first.experimentId).toBe(`${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`);
+    const hex = createHash('sha256')
+      .update(JSON.stringify([server.projectId, dataset.id, 'doubling v1']))
+      .digest('hex');
+    expect(first.experimentId).toBe(
+      `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`,
+    );
     expect(again.experimentId).toBe(first.experimentId);
     expect(other.experimentId).not.toBe(first.experimentId);
 
@@ -313,7 +362,14 @@ describe('dataset.runExperiment', () => {
 
     // The server lists the experiment and its items from the spans alone.
     const items = await client.api.experiments.listItems({ experimentName: 'doubling v1' });
-    expect(items.data.map((i) => i['datasetItemId']).sort()).toEqual(['doubling-item-0', 'doubling-item-0', 'doubling-item-1', 'doubling-item-1', 'doubling-item-2', 'doubling-item-2']);
+    expect(items.data.map((i) => i['datasetItemId']).sort()).toEqual([
+      'doubling-item-0',
+      'doubling-item-0',
+      'doubling-item-1',
+      'doubling-item-1',
+      'doubling-item-2',
+      'doubling-item-2',
+    ]);
     const experiments = await client.api.experiments.list({ datasetId: dataset.id });
     expect(experiments.data.map((e) => e.id).sort()).toEqual([first.experimentId, other.experimentId].sort());
   });

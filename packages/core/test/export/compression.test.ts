@@ -94,7 +94,11 @@ const cases: Case[] = [
     expected: 'gzip',
   },
   // 4. the general OTel variable beats the default
-  { name: 'OTEL_EXPORTER_OTLP_COMPRESSION=" NONE " beats the default', env: { OTEL_EXPORTER_OTLP_COMPRESSION: ' NONE ' }, expected: 'none' },
+  {
+    name: 'OTEL_EXPORTER_OTLP_COMPRESSION=" NONE " beats the default',
+    env: { OTEL_EXPORTER_OTLP_COMPRESSION: ' NONE ' },
+    expected: 'none',
+  },
   { name: 'OTEL_EXPORTER_OTLP_COMPRESSION=gzip', env: { OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip' }, expected: 'gzip' },
   // the option is case-insensitive and trimmed too
   { name: 'option " NONE "', option: ' NONE ', env: {}, expected: 'none' },
@@ -136,7 +140,7 @@ describe('compression resolution', () => {
     else expectNone(req);
     const warned = warnings(logs);
     expect(warned).toHaveLength(warns.length);
-    warns.forEach((value, i) => expect(warned[i]).toContain(`"${value}"`));
+    for (const [i, value] of warns.entries()) expect(warned[i]).toContain(`"${value}"`);
   });
 
   it('an empty environment variable counts as unset (no warning)', async () => {

@@ -150,7 +150,9 @@ describe('retries', () => {
     expect(server.spans()).toHaveLength(0);
     const errors = logs.filter((l) => l.level !== 'debug').map((l) => l.message);
     expect(errors[0]).toMatch(/is failing \(HTTP 503\)/);
-    expect(errors.at(-1)).toMatch(/dropped 1 spans: retried for 0 s \(HTTP 503\); further losses of this outage are counted in its reports/);
+    expect(errors.at(-1)).toMatch(
+      /dropped 1 spans: retried for 0 s \(HTTP 503\); further losses of this outage are counted in its reports/,
+    );
     for (const m of errors.slice(1, -1)) expect(m).toMatch(/still failing after \d+ s \(HTTP 503\): [01] spans buffered, 0 dropped/);
     // The outage ends with the next delivery, and that line reports the loss.
     server.clearFaults();
@@ -175,7 +177,10 @@ describe('limits and options', () => {
     expect(traceRequests(server)).toHaveLength(2);
     expect(logs.filter((l) => l.level === 'error')).toHaveLength(0);
     const warnings = logs.filter((l) => l.level === 'warn').map((l) => l.message);
-    expect(warnings).toEqual([expect.stringMatching(/is failing \(timeout/), expect.stringMatching(/recovered after [\d.]+ s: 1 spans delivered late, none lost/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/is failing \(timeout/),
+      expect.stringMatching(/recovered after [\d.]+ s: 1 spans delivered late, none lost/),
+    ]);
   });
 
   it('maxQueueSize: spans past the cap are dropped with one error, the rest delivered', async () => {
@@ -230,4 +235,3 @@ describe('limits and options', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
-

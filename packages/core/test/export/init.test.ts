@@ -146,7 +146,11 @@ describe('initObs', () => {
     foreign.register();
     handle = initObs(options());
     expect(handle.mode).toBe('attached');
-    expect(infos().concat(warnings(logs)).some((m) => /attached/.test(m))).toBe(true);
+    expect(
+      infos()
+        .concat(warnings(logs))
+        .some((m) => /attached/.test(m)),
+    ).toBe(true);
 
     const foreignTracer: Tracer = trace.getTracer('sentry-like');
     foreignTracer.startSpan('foreign-outside').end();
@@ -167,7 +171,12 @@ describe('initObs', () => {
     expect(server.spansByName('foreign-outside')).toHaveLength(0);
     // The foreign pipeline still gets every span of its own tracers: obs took nothing away, and
     // obs observations stay out of it (shareObservations defaults to false).
-    expect(memory.getFinishedSpans().map((s) => s.name).sort()).toEqual(['foreign-inside', 'foreign-outside']);
+    expect(
+      memory
+        .getFinishedSpans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['foreign-inside', 'foreign-outside']);
   });
 
   it('shareObservations: true sends obs observations to the foreign pipeline too', async () => {
@@ -180,7 +189,12 @@ describe('initObs', () => {
       trace.getTracer('sentry-like').startSpan('foreign-inside').end();
     });
     await handle.flush();
-    expect(memory.getFinishedSpans().map((s) => s.name).sort()).toEqual(['foreign-inside', 'shared-root']);
+    expect(
+      memory
+        .getFinishedSpans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['foreign-inside', 'shared-root']);
     expect(only(server, 'foreign-inside').parentSpanId).toBe(only(server, 'shared-root').spanId);
   });
 
@@ -206,7 +220,11 @@ describe('initObs', () => {
     logs.length = 0;
     handle = initObs({ ...options(), serviceName: 'second-service' });
     expect(handle.mode).toBe('registered');
-    expect(infos().concat(warnings(logs)).some((m) => /attached|isolated/.test(m))).toBe(false);
+    expect(
+      infos()
+        .concat(warnings(logs))
+        .some((m) => /attached|isolated/.test(m)),
+    ).toBe(false);
     startObservation('second-life-2').end();
     await handle.flush();
     expect(only(server, 'first-life').resource['service.name']).toBe('first-service');

@@ -95,12 +95,16 @@ describe('mask', () => {
       },
     });
     await propagateAttributes({ metadata: { t: 'trace-meta' } }, async () => {
-      startObservation('mask-throws', {
-        input: 'sensitive input',
-        output: { a: 1 },
-        metadata: { deep: { k: 'v' }, n: 1 },
-        model: 'kept-model',
-      }, { asType: 'generation' }).end();
+      startObservation(
+        'mask-throws',
+        {
+          input: 'sensitive input',
+          output: { a: 1 },
+          metadata: { deep: { k: 'v' }, n: 1 },
+          model: 'kept-model',
+        },
+        { asType: 'generation' },
+      ).end();
     });
     await tracing.flush();
     const span = only(server, 'mask-throws');
@@ -137,10 +141,11 @@ describe('shouldExportSpan', () => {
     trace.getTracer('ai').startSpan('vercel-ai-span').end();
     trace.getTracer('openinference.instrumentation.openai').startSpan('openinference-span').end();
     await tracing.flush();
-    const names = server.spans().map((s) => s.name).sort();
-    expect(names).toEqual(
-      ['f-root', 'plain-inside', 'plain-inside-nested', 'plain-genai', 'vercel-ai-span', 'openinference-span'].sort(),
-    );
+    const names = server
+      .spans()
+      .map((s) => s.name)
+      .sort();
+    expect(names).toEqual(['f-root', 'plain-inside', 'plain-inside-nested', 'plain-genai', 'vercel-ai-span', 'openinference-span'].sort());
     expect(only(server, 'plain-inside').parentSpanId).toBe(only(server, 'f-root').spanId);
   });
 
@@ -160,7 +165,12 @@ describe('shouldExportSpan', () => {
     });
     plain.startSpan('c-plain-outside').end();
     await tracing.flush();
-    expect(server.spans().map((s) => s.name).sort()).toEqual(['c-plain-inside', 'c-root', 'kept-child']);
+    expect(
+      server
+        .spans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['c-plain-inside', 'c-root', 'kept-child']);
     expect(calls.sort()).toEqual(['c-plain-inside', 'c-plain-outside', 'c-root', 'kept-child', 'noisy-child']);
   });
 

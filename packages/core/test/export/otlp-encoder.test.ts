@@ -151,7 +151,13 @@ function syntheticSpans(): ReadableSpan[] {
     attributes: { 'service.name': 'synthetic', nested: { a: 1, b: ['x', { c: true }] } as never },
     schemaUrl: 'https://example.com/resource-schema',
   } as unknown as ReadableSpan['resource'];
-  const scope = { name: 'synthetic-scope', version: '', schemaUrl: 'https://example.com/scope', attributes: { 'scope.attr': 'v' }, droppedAttributesCount: 2 };
+  const scope = {
+    name: 'synthetic-scope',
+    version: '',
+    schemaUrl: 'https://example.com/scope',
+    attributes: { 'scope.attr': 'v' },
+    droppedAttributesCount: 2,
+  };
   const base = {
     resource,
     instrumentationScope: scope,
@@ -196,7 +202,9 @@ function syntheticSpans(): ReadableSpan[] {
       droppedEventsCount: 1,
       droppedLinksCount: 2,
       events: [{ name: 'ev', time: [1_700_000_000, 500], attributes: { list: { a: 1 } as never }, droppedAttributesCount: 4 }],
-      links: [{ context: { traceId: 'abcdef0123456789abcdef0123456789', spanId: '1111111111111111', traceFlags: 1 }, droppedAttributesCount: 1 }],
+      links: [
+        { context: { traceId: 'abcdef0123456789abcdef0123456789', spanId: '1111111111111111', traceFlags: 1 }, droppedAttributesCount: 1 },
+      ],
       status: { code: 2, message: '' },
     },
     {
@@ -241,7 +249,12 @@ describe('encodeTraceExportRequest', () => {
     expect(root.attributes['k'.repeat(200)]).toBe('a key longer than 127 bytes');
     expect(root.status).toEqual({ code: 2, message: 'it failed — badly 😀' });
     expect(root.kind).toBe(2);
-    expect(root.events.map((e) => e.name)).toEqual(['event with attributes', 'event without attributes', 'événement ünïcode 😀', 'exception']);
+    expect(root.events.map((e) => e.name)).toEqual([
+      'event with attributes',
+      'event without attributes',
+      'événement ünïcode 😀',
+      'exception',
+    ]);
     expect(root.resource['service.name']).toBe('svc-a');
     expect(root.scope).toEqual({ name: 'obs-sdk', version: '6.0.0' });
     const children = decoded.filter((s) => s.parentSpanId === root.spanId);
@@ -343,10 +356,11 @@ describe('end to end: ObsSpanProcessor to the local server', () => {
         shouldExportSpan: () => true,
         compression: options.compression,
         // The processor's own exporter unless fetch is forced.
-        exporter: 'useFetch' in options ? new ObsOtlpExporter({ ...connection, compression: options.compression, useFetch: true }) : undefined,
+        exporter:
+          'useFetch' in options ? new ObsOtlpExporter({ ...connection, compression: options.compression, useFetch: true }) : undefined,
       });
       const provider = new NodeTracerProvider({
-        resource: resourceFromAttributes({ 'service.name': 'e2e', 'ünïcode': '😀' }),
+        resource: resourceFromAttributes({ 'service.name': 'e2e', ünïcode: '😀' }),
         spanProcessors: [processor, new SimpleSpanProcessor(memory)],
       });
       const t1 = provider.getTracer('obs-sdk', '6.0.0');
@@ -354,7 +368,11 @@ describe('end to end: ObsSpanProcessor to the local server', () => {
       for (let i = 0; i < 20; i++) {
         const root = t1.startSpan(`request ${i} ${UNICODE.cjk}`, { kind: SpanKind.SERVER, attributes: { ...ALL_TYPES, i } });
         root.addEvent('ev', { n: i, s: UNICODE.emoji! });
-        const child = t2.startSpan('child', { attributes: { 'x.long': LONG_UNICODE }, links: [{ context: root.spanContext() }] }, trace.setSpan(ROOT_CONTEXT, root));
+        const child = t2.startSpan(
+          'child',
+          { attributes: { 'x.long': LONG_UNICODE }, links: [{ context: root.spanContext() }] },
+          trace.setSpan(ROOT_CONTEXT, root),
+        );
         child.setStatus({ code: SpanStatusCode.ERROR, message: `failed ${i} ✗` });
         child.end();
         root.end();

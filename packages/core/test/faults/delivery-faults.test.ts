@@ -139,7 +139,9 @@ describe('one oversized value against a 4 MB request limit', () => {
     expect(arrived).toEqual({ unique: 99, total: 99, missing: 1, duplicates: 0 });
     expect(server.spansByName('load-99')).toHaveLength(0);
     expect(server.requests.filter((r) => r.status === 413).length).toBeGreaterThan(1);
-    expect(lines(logs, /./, 'error')).toEqual([expect.stringMatching(/^dropped 1 spans: the server refused a span as too large even alone \(HTTP 413/)]);
+    expect(lines(logs, /./, 'error')).toEqual([
+      expect.stringMatching(/^dropped 1 spans: the server refused a span as too large even alone \(HTTP 413/),
+    ]);
   });
 });
 

@@ -62,9 +62,18 @@ function count(ids: string[], expected: number, prefix: string): Arrivals {
   return { unique: seen.size, total, missing, duplicates: total - seen.size };
 }
 
-export const spanArrivals = (server: ObsServer, expected: number): Arrivals => count(server.spans().map((s) => s.name), expected, 'load-');
+export const spanArrivals = (server: ObsServer, expected: number): Arrivals =>
+  count(
+    server.spans().map((s) => s.name),
+    expected,
+    'load-',
+  );
 export const scoreArrivals = (server: ObsServer, expected: number): Arrivals =>
-  count(server.scores.map((s) => String((s as { id?: unknown }).id)), expected, 'score-');
+  count(
+    server.scores.map((s) => String((s as { id?: unknown }).id)),
+    expected,
+    'score-',
+  );
 
 /** Log lines (prefix removed) at `level` or any level, matching `pattern`. */
 export function lines(logs: LogLine[], pattern: RegExp, level?: LogLine['level']): string[] {

@@ -33,7 +33,13 @@ describe('SIGTERM', () => {
     server.injectFault({ path: TRACES_PATH, hang: true, durationMs: 60_000 });
     try {
       const child = spawn(node, [script], {
-        env: { ...process.env, OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: server.publicKey, OBS_SECRET_KEY: server.secretKey, OBS_LOG_LEVEL: 'warn' },
+        env: {
+          ...process.env,
+          OBS_BASE_URL: server.url,
+          OBS_PUBLIC_KEY: server.publicKey,
+          OBS_SECRET_KEY: server.secretKey,
+          OBS_LOG_LEVEL: 'warn',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
@@ -41,7 +47,9 @@ describe('SIGTERM', () => {
       await new Promise<void>((resolve) => child.stdout.on('data', (c: Buffer) => c.toString().includes('ready') && resolve()));
       const sent = Date.now();
       child.kill('SIGTERM');
-      const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+      const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+        child.on('exit', (c, s) => resolve([c, s])),
+      );
       const took = Date.now() - sent;
       expect(signal ?? code).toBe('SIGTERM');
       expect(took).toBeLessThan(6000);

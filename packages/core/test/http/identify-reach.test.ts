@@ -52,7 +52,11 @@ describe('async identify', () => {
     expect(spans).toHaveLength(800);
     const missing = spans.filter((s) => {
       const n = Number(/(\d+)$/.exec(s.name === 'GET /r/:n' ? String(s.attributes['url.path']) : s.name)?.[1]);
-      return s.attributes['user.id'] !== `user-${n}` || s.attributes['session.id'] !== `session-${n}` || s.attributes['obs.trace.metadata.plan'] !== `plan-${n}`;
+      return (
+        s.attributes['user.id'] !== `user-${n}` ||
+        s.attributes['session.id'] !== `session-${n}` ||
+        s.attributes['obs.trace.metadata.plan'] !== `plan-${n}`
+      );
     });
     expect(missing.map((s) => s.name)).toEqual([]);
     for (const s of spans.filter((x) => x.name.startsWith('tagged-'))) {

@@ -83,7 +83,7 @@ describe('HttpObserver / RequestObservation', () => {
     expect(server.spansByName('GET /a')[0]!.attributes['user.id']).toBe('async-user');
   });
 
-  it('defers identify until allowed, and keeps identify\'s trace name while the span follows the route', async () => {
+  it("defers identify until allowed, and keeps identify's trace name while the span follows the route", async () => {
     const req: Req = { headers: {} };
     const observer = new HttpObserver<Req>({ identify: (r) => ({ userId: r.user?.id, traceName: 'chat' }) });
     const ro = observer.start({ req, method: 'POST', path: '/c/1', deferIdentify: true });

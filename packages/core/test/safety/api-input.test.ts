@@ -21,13 +21,20 @@ describe('path parameters', () => {
     ['an object', { id: 'x' }],
     ['NaN', Number.NaN],
   ];
-  it.each(bad)('%s: trace.delete and projects.deleteApiKey reject with a TypeError naming the method; nothing is sent', async (_label, value) => {
-    const before = server.requests.length;
-    await expect(client.api.trace.delete(value as string)).rejects.toThrow(TypeError);
-    await expect(client.api.trace.delete(value as string)).rejects.toThrow(/^trace\.delete: path parameter "traceId" is invalid: .*; nothing was sent$/);
-    await expect(client.api.projects.deleteApiKey('p1', value as string)).rejects.toThrow(/^projects\.deleteApiKey: path parameter "apiKeyId" is invalid: /);
-    expect(server.requests.length).toBe(before);
-  });
+  it.each(bad)(
+    '%s: trace.delete and projects.deleteApiKey reject with a TypeError naming the method; nothing is sent',
+    async (_label, value) => {
+      const before = server.requests.length;
+      await expect(client.api.trace.delete(value as string)).rejects.toThrow(TypeError);
+      await expect(client.api.trace.delete(value as string)).rejects.toThrow(
+        /^trace\.delete: path parameter "traceId" is invalid: .*; nothing was sent$/,
+      );
+      await expect(client.api.projects.deleteApiKey('p1', value as string)).rejects.toThrow(
+        /^projects\.deleteApiKey: path parameter "apiKeyId" is invalid: /,
+      );
+      expect(server.requests.length).toBe(before);
+    },
+  );
 
   it('valid values still reach their own resource, `/` encoded', async () => {
     const before = server.requests.length;

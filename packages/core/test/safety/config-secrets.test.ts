@@ -63,7 +63,9 @@ describe('numeric options', () => {
     process.env.OBS_FLUSH_AT = 'garbage';
     const logs = captureLogs();
     tracing = installTracing(server, { flushAt: undefined });
-    expect(logs.map((l) => l.message)).toEqual([expect.stringMatching(/option flushAt must be a positive number, got "garbage"; using 512/)]);
+    expect(logs.map((l) => l.message)).toEqual([
+      expect.stringMatching(/option flushAt must be a positive number, got "garbage"; using 512/),
+    ]);
   });
 });
 

@@ -16,11 +16,35 @@ function revoked(): object {
   revoke();
   return proxy;
 }
-const throwingToString = { toString: () => { throw new Error('no string'); } };
+const throwingToString = {
+  toString: () => {
+    throw new Error('no string');
+  },
+};
 const nullProto = Object.create(null) as object;
-const throwingGetter = Object.defineProperty({}, 'secret', { enumerable: true, get: () => { throw new Error('getter blew up'); } });
-const throwingThen = Object.defineProperty({}, 'then', { enumerable: true, get: () => { throw new Error('then getter'); } });
-const throwingProxy = new Proxy({}, { get: () => { throw new Error('proxy get'); }, ownKeys: () => { throw new Error('proxy keys'); } });
+const throwingGetter = Object.defineProperty({}, 'secret', {
+  enumerable: true,
+  get: () => {
+    throw new Error('getter blew up');
+  },
+});
+const throwingThen = Object.defineProperty({}, 'then', {
+  enumerable: true,
+  get: () => {
+    throw new Error('then getter');
+  },
+});
+const throwingProxy = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error('proxy get');
+    },
+    ownKeys: () => {
+      throw new Error('proxy keys');
+    },
+  },
+);
 
 const hostileNames: Array<[string, unknown]> = [
   ['null-prototype object', nullProto],
@@ -72,7 +96,9 @@ describe('attributes and options', () => {
   });
 
   it('observe(fn, null) works like observe(fn)', async () => {
-    const wrapped = observe(function named(x: number) { return x + 1; }, null as never);
+    const wrapped = observe(function named(x: number) {
+      return x + 1;
+    }, null as never);
     expect(wrapped(1)).toBe(2);
     await tracing.flush();
     expect(server.spans().map((s) => s.name)).toEqual(['named']);
@@ -94,7 +120,14 @@ describe('results and exceptions pass through unchanged', () => {
     const resolved = await observe(async () => [value], { name: 'async-hostile' })();
     expect(resolved[0]).toBe(value);
     const error = new Error('mine');
-    await expect(observe(async () => { throw error; }, { name: 'async-throws' })()).rejects.toBe(error);
+    await expect(
+      observe(
+        async () => {
+          throw error;
+        },
+        { name: 'async-throws' },
+      )(),
+    ).rejects.toBe(error);
     await tracing.flush();
     expect(server.spansByName('async-hostile')).toHaveLength(1);
     expect(server.spansByName('async-throws')).toHaveLength(1);

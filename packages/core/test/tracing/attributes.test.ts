@@ -13,16 +13,7 @@ import {
   updateActiveObservation,
   type ObservationType,
 } from '../../src/index.js';
-import {
-  ALL_TYPES,
-  attr,
-  captureLogs,
-  only,
-  PACKAGE_VERSION,
-  restoreLogger,
-  tracingForFile,
-  warnings,
-} from './harness.js';
+import { ALL_TYPES, attr, captureLogs, only, PACKAGE_VERSION, restoreLogger, tracingForFile, warnings } from './harness.js';
 
 const { server, tracing } = await tracingForFile({ environment: 'it-env', release: 'rel-42' });
 

@@ -9,7 +9,10 @@ import { only, sleep, tracingForFile, type DecodedSpan } from './harness.js';
 const { server, tracing } = await tracingForFile();
 
 class PaymentError extends Error {
-  constructor(message: string, readonly httpStatus: number) {
+  constructor(
+    message: string,
+    readonly httpStatus: number,
+  ) {
     super(message);
     this.name = 'PaymentError';
   }
@@ -129,11 +132,14 @@ describe('errors in observe', () => {
 
   it('rejected promise: recorded and the same error object is rethrown', async () => {
     const err = new PaymentError('async observe failure', 503);
-    const fn = observe(async (id: string) => {
-      await sleep(2);
-      if (id) throw err;
-      return 'never';
-    }, { name: 'fetch-user' });
+    const fn = observe(
+      async (id: string) => {
+        await sleep(2);
+        if (id) throw err;
+        return 'never';
+      },
+      { name: 'fetch-user' },
+    );
     await expect(fn('u1')).rejects.toBe(err);
     await tracing.flush();
     expectErrorRecorded(only(server, 'fetch-user'), 'async observe failure');

@@ -23,9 +23,7 @@ export { captureLogs, restoreLogger };
 export type { DecodedSpan, LogLine, ObsServer, RecordedRequest };
 
 /** Version of `@obs/core` as published (what `x-obs-sdk-version` must say). */
-export const PACKAGE_VERSION: string = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-).version;
+export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 export async function startServer(): Promise<ObsServer> {
   return startKeyedServer(TRACING_KEYS);
@@ -129,7 +127,10 @@ export function warnings(lines: LogLine[]): string[] {
 /** The one span named `name` the server decoded (fails when there are none or several). */
 export function only(server: ObsServer, name: string): DecodedSpan {
   const found = server.spansByName(name);
-  expect(found.map((s) => s.name), `spans named ${name}`).toEqual([name]);
+  expect(
+    found.map((s) => s.name),
+    `spans named ${name}`,
+  ).toEqual([name]);
   return found[0]!;
 }
 

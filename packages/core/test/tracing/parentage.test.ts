@@ -5,13 +5,7 @@
 import { TraceFlags, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import * as core from '../../src/index.js';
-import {
-  createTraceId,
-  getActiveSpanId,
-  getActiveTraceId,
-  startActiveObservation,
-  startObservation,
-} from '../../src/index.js';
+import { createTraceId, getActiveSpanId, getActiveTraceId, startActiveObservation, startObservation } from '../../src/index.js';
 import { only, sleep, tracingForFile } from './harness.js';
 
 const { server, tracing } = await tracingForFile();

@@ -20,7 +20,18 @@ export async function validUsage(): Promise<void> {
   const client = new ObsClient({ publicKey: 'pk', secretKey: 'sk', baseUrl: 'http://x', flushAt: 50, flushInterval: 2, timeout: 10 });
   new ObsClient();
 
-  client.score.create({ id: 's1', traceId: 't', observationId: 'o', name: 'n', value: 1, dataType: 'NUMERIC', comment: 'c', metadata: { a: 1 }, configId: 'c', environment: 'e' });
+  client.score.create({
+    id: 's1',
+    traceId: 't',
+    observationId: 'o',
+    name: 'n',
+    value: 1,
+    dataType: 'NUMERIC',
+    comment: 'c',
+    metadata: { a: 1 },
+    configId: 'c',
+    environment: 'e',
+  });
   client.score.create({ sessionId: 's', name: 'n', value: 'good' });
   client.score.observation({ id: 's', traceId: 't' }, { name: 'n', value: 1 });
   client.score.trace({ traceId: 't' }, { name: 'n', value: 'x', dataType: 'CATEGORICAL' });
@@ -93,7 +104,11 @@ export async function validUsage(): Promise<void> {
   const summary: string = run.format({ includeItemResults: true });
   const firstTrace: string | undefined = run.itemResults[0]?.traceId;
   void [summary, firstTrace, run.experimentId, run.experimentUrl, run.runEvaluations];
-  const local = await client.experiment.run({ name: 'local', data: [{ input: 'q', expectedOutput: 'a' }], task: async (item) => String(item.input) });
+  const local = await client.experiment.run({
+    name: 'local',
+    data: [{ input: 'q', expectedOutput: 'a' }],
+    task: async (item) => String(item.input),
+  });
   void local.itemResults[0]?.error;
   const deleted = await client.experiment.delete({ experimentName: 'r' });
   void deleted.deletedTraceIds.length;

@@ -43,10 +43,7 @@ export function useObs(): ObsHarness {
 }
 
 /** A real Nest app (Express platform) built with `@nestjs/testing`, initialised and ready for supertest. */
-export async function createApp(
-  module: Type<unknown> | DynamicModule,
-  setup?: (app: INestApplication) => void,
-): Promise<INestApplication> {
+export async function createApp(module: Type<unknown> | DynamicModule, setup?: (app: INestApplication) => void): Promise<INestApplication> {
   const ref = await Test.createTestingModule({ imports: [module] }).compile();
   const app = ref.createNestApplication({ logger: false });
   setup?.(app);
@@ -100,7 +97,13 @@ export async function urlOf(app: INestApplication): Promise<string> {
 /** The root observation (no parent) of a trace. */
 export function rootOf(server: ObsServer, traceId: string): DecodedSpan {
   const root = server.spansByTrace(traceId).find((s) => !s.parentSpanId);
-  if (!root) throw new Error(`no root span for trace ${traceId}; spans: ${server.spans().map((s) => s.name).join(', ')}`);
+  if (!root)
+    throw new Error(
+      `no root span for trace ${traceId}; spans: ${server
+        .spans()
+        .map((s) => s.name)
+        .join(', ')}`,
+    );
   return root;
 }
 
@@ -108,7 +111,12 @@ export function rootOf(server: ObsServer, traceId: string): DecodedSpan {
 export function only(server: ObsServer, name: string | RegExp): DecodedSpan {
   const spans = server.spansByName(name);
   if (spans.length !== 1) {
-    throw new Error(`expected one span named ${String(name)}, got ${spans.length}: ${server.spans().map((s) => s.name).join(', ')}`);
+    throw new Error(
+      `expected one span named ${String(name)}, got ${spans.length}: ${server
+        .spans()
+        .map((s) => s.name)
+        .join(', ')}`,
+    );
   }
   return spans[0]!;
 }

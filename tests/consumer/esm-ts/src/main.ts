@@ -45,4 +45,6 @@ await new Promise<void>((resolve) => server.close(() => resolve()));
 client.score.create({ traceId: res.headers.get('x-obs-trace-id') ?? '', name: 'consumer', value: 1 });
 await handler.flush();
 await obs.shutdown();
-console.log(`RESULT ${JSON.stringify({ traceId: res.headers.get('x-obs-trace-id'), body, processor: processor.enabled, browser: typeof browserType })}`);
+console.log(
+  `RESULT ${JSON.stringify({ traceId: res.headers.get('x-obs-trace-id'), body, processor: processor.enabled, browser: typeof browserType })}`,
+);

@@ -10,7 +10,10 @@ const model = new MockLanguageModelV4({
   doGenerate: async () => ({
     content: [{ type: 'text', text: 'Lisbon is the capital of Portugal.' }],
     finishReason: { unified: 'stop', raw: 'stop' },
-    usage: { inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 7, text: 7, reasoning: undefined } },
+    usage: {
+      inputTokens: { total: 12, noCache: 12, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 7, text: 7, reasoning: undefined },
+    },
     warnings: [],
   }),
 });

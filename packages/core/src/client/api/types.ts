@@ -210,7 +210,15 @@ export interface PromptRecord {
 /** Body of `prompts.create`. */
 export type CreatePromptRequest =
   | { type?: 'text'; name: string; prompt: string; config?: unknown; labels?: string[]; tags?: string[]; commitMessage?: string }
-  | { type: 'chat'; name: string; prompt: Array<ChatMessage | ChatPlaceholder>; config?: unknown; labels?: string[]; tags?: string[]; commitMessage?: string };
+  | {
+      type: 'chat';
+      name: string;
+      prompt: Array<ChatMessage | ChatPlaceholder>;
+      config?: unknown;
+      labels?: string[];
+      tags?: string[];
+      commitMessage?: string;
+    };
 
 /** Answer of a delete: usually `{ message }`, nothing for a 204. */
 export type DeleteResponse = ApiRecord | undefined;

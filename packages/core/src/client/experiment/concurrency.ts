@@ -4,7 +4,11 @@
  * Calls `work(item, index)` for every item with at most `limit` calls pending at once, and
  * resolves with the results in item order. `work` must not reject (the runner isolates failures).
  */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -52,7 +52,8 @@ export function formatExperiment(s: Summary, options: { includeItemResults?: boo
   lines.push(avg.length ? 'Evaluations:' : 'Evaluations: none', ...avg);
   if (s.runEvaluations.length) {
     lines.push('Run evaluations:');
-    for (const e of s.runEvaluations) lines.push(`  ${e.name}: ${typeof e.value === 'number' ? round(e.value) : String(e.value)}${e.comment ? ` (${e.comment})` : ''}`);
+    for (const e of s.runEvaluations)
+      lines.push(`  ${e.name}: ${typeof e.value === 'number' ? round(e.value) : String(e.value)}${e.comment ? ` (${e.comment})` : ''}`);
   }
   if (failures.length) {
     lines.push('Failures:');
@@ -62,7 +63,9 @@ export function formatExperiment(s: Summary, options: { includeItemResults?: boo
     lines.push('Items:');
     s.itemResults.forEach((r, i) => {
       const evals = r.evaluations.map((e) => `${e.name}=${String(e.value)}`).join(', ');
-      lines.push(`  ${i}: input ${summarize(r.item?.input, 80)} -> ${r.error !== undefined ? 'ERROR' : summarize(r.output, 80)}${evals ? ` [${evals}]` : ''}`);
+      lines.push(
+        `  ${i}: input ${summarize(r.item?.input, 80)} -> ${r.error !== undefined ? 'ERROR' : summarize(r.output, 80)}${evals ? ` [${evals}]` : ''}`,
+      );
     });
   }
   lines.push(`URL: ${s.experimentUrl ?? '(unavailable: the project id could not be read)'}`);

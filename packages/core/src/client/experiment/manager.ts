@@ -59,7 +59,11 @@ export class ExperimentManager {
   }
 
   /** @internal `dataset.runExperiment`: the dataset's items, a deterministic experiment id. */
-  runOnDataset<Item extends ExperimentDataItem>(params: RunExperimentParams<Item>, items: Item[], dataset: DatasetSource): Promise<ExperimentResult<Item>> {
+  runOnDataset<Item extends ExperimentDataItem>(
+    params: RunExperimentParams<Item>,
+    items: Item[],
+    dataset: DatasetSource,
+  ): Promise<ExperimentResult<Item>> {
     const problem = experimentParamsProblem(params, false);
     if (problem) return Promise.reject(new TypeError(`dataset.runExperiment: ${problem}`));
     return this.execute(params, items, dataset);

@@ -57,12 +57,19 @@ function experimentAttributes<Item extends ExperimentDataItem>(s: ItemRunSetting
  * Runs one item; never rejects. A task that throws marks the root ERROR and lands in `error`
  * (its evaluators are not run); an evaluator that throws is logged with its name and skipped.
  */
-export async function runItem<Item extends ExperimentDataItem>(s: ItemRunSettings<Item>, item: Item, index: number): Promise<ExperimentItemResult<Item>> {
+export async function runItem<Item extends ExperimentDataItem>(
+  s: ItemRunSettings<Item>,
+  item: Item,
+  index: number,
+): Promise<ExperimentItemResult<Item>> {
   // Each item is its own trace, even when the run starts inside a request's span; propagated
   // attributes (propagateAttributes) still apply.
   const root = startObservation(ITEM_ROOT_NAME, { input: item?.input }, { parentContext: trace.deleteSpan(context.active()) });
   if (!isSpanContextValid(root.spanContext())) {
-    logger.warnOnce('experiment-no-tracing', 'experiment: tracing is not set up (call initObs() first): items are not traced and their scores have no trace');
+    logger.warnOnce(
+      'experiment-no-tracing',
+      'experiment: tracing is not set up (call initObs() first): items are not traced and their scores have no trace',
+    );
   }
   root.otelSpan.setAttributes(experimentAttributes(s, item, root.id));
   const rootContext = activeContextFor(root);

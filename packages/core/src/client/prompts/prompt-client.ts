@@ -105,8 +105,9 @@ export class ChatPromptClient extends BasePromptClient {
    * variables, and each placeholder as `['placeholder', '{name}']` (LangChain's MessagesPlaceholder).
    */
   getLangchainPrompt(): LangchainMessageTemplate[] {
-    return this.prompt.map((entry): LangchainMessageTemplate =>
-      isPlaceholder(entry) ? ['placeholder', `{${entry.name}}`] : [entry.role, toLangchainTemplate(String(entry.content))],
+    return this.prompt.map(
+      (entry): LangchainMessageTemplate =>
+        isPlaceholder(entry) ? ['placeholder', `{${entry.name}}`] : [entry.role, toLangchainTemplate(String(entry.content))],
     );
   }
 }
@@ -116,5 +117,7 @@ export type PromptClient = TextPromptClient | ChatPromptClient;
 
 /** The prompt object of a record from the server (or of a fallback). */
 export function toPromptClient(record: PromptRecord, isFallback = false): PromptClient {
-  return record.type === 'chat' || Array.isArray(record.prompt) ? new ChatPromptClient(record, isFallback) : new TextPromptClient(record, isFallback);
+  return record.type === 'chat' || Array.isArray(record.prompt)
+    ? new ChatPromptClient(record, isFallback)
+    : new TextPromptClient(record, isFallback);
 }

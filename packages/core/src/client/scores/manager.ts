@@ -103,7 +103,8 @@ export class ScoreManager {
     if (!queue) return;
     try {
       const built = build();
-      const checked = 'problem' in built ? { ok: false as const, reason: built.problem } : prepareScore(built.body, this.config.environment);
+      const checked =
+        'problem' in built ? { ok: false as const, reason: built.problem } : prepareScore(built.body, this.config.environment);
       if (!checked.ok) {
         logger.error(`Obs dropped an invalid score: ${checked.reason}`);
         return;

@@ -68,7 +68,12 @@ export class ScoreQueue {
 
   constructor(private readonly options: ScoreQueueOptions) {
     this.maxConcurrency = Math.max(1, options.maxConcurrency ?? 4);
-    this.outage = new OutageLog(options.target ?? 'the obs server', { buffered: () => this.queue.length + this.retrying }, undefined, 'scores');
+    this.outage = new OutageLog(
+      options.target ?? 'the obs server',
+      { buffered: () => this.queue.length + this.retrying },
+      undefined,
+      'scores',
+    );
   }
 
   /**
@@ -157,7 +162,9 @@ export class ScoreQueue {
       for (let attempt = 0; ; attempt++) {
         try {
           const res = await this.options.send(scores);
-          logger.debug(`sent ${scores.length} scores: ${isPartialResult(res) ? `HTTP 207, ${scores.length - res.rejected} of ${scores.length} accepted` : 'accepted'}`);
+          logger.debug(
+            `sent ${scores.length} scores: ${isPartialResult(res) ? `HTTP 207, ${scores.length - res.rejected} of ${scores.length} accepted` : 'accepted'}`,
+          );
           if (isPartialResult(res) && res.rejected > 0) {
             logger.error(`Obs rejected ${res.rejected} of ${scores.length} scores in batch: ${summarize(res.errors, 2000)}`);
           }
@@ -180,7 +187,12 @@ export class ScoreQueue {
           }
           this.retrying += scores.length;
           try {
-            await sleep(Math.min(backoffDelay(attempt, { initialDelayMs: this.options.backoffMs ?? 200, maxDelayMs: 5_000 }), failedSince + budgetMs - now));
+            await sleep(
+              Math.min(
+                backoffDelay(attempt, { initialDelayMs: this.options.backoffMs ?? 200, maxDelayMs: 5_000 }),
+                failedSince + budgetMs - now,
+              ),
+            );
           } finally {
             this.retrying -= scores.length;
           }

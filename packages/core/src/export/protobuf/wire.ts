@@ -23,9 +23,7 @@ interface NodeBufferClass {
   byteLength(s: string, encoding: 'utf8'): number;
 }
 
-const NodeBuf: NodeBufferClass | undefined = isNodeRuntime()
-  ? (globalThis as { Buffer?: NodeBufferClass }).Buffer
-  : undefined;
+const NodeBuf: NodeBufferClass | undefined = isNodeRuntime() ? (globalThis as { Buffer?: NodeBufferClass }).Buffer : undefined;
 export const textEncoder = new TextEncoder();
 
 /** Strings at least this long are measured by native code on Node (a JS loop below). */

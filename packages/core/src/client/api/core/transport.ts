@@ -68,7 +68,12 @@ export class Transport {
 
   /** Never prints the Basic header (it holds the secret key). */
   [INSPECT_CUSTOM](_depth: number, options: unknown, inspect?: (v: unknown, o?: unknown) => string): string {
-    return inspectSummary('ObsApiTransport', { baseUrl: this.#config.baseUrl, authorization: this.#config.headers?.authorization ? 'Basic [REDACTED]' : undefined }, options, inspect);
+    return inspectSummary(
+      'ObsApiTransport',
+      { baseUrl: this.#config.baseUrl, authorization: this.#config.headers?.authorization ? 'Basic [REDACTED]' : undefined },
+      options,
+      inspect,
+    );
   }
 
   /** Sends `call`; resolves with the parsed body of a 2xx answer, rejects with a typed error. */
@@ -140,10 +145,13 @@ export class Transport {
   ): Promise<Answer> {
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, Math.min(MAX_TIMER_MS, timeoutInSeconds * 1000));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.min(MAX_TIMER_MS, timeoutInSeconds * 1000),
+    );
     const onAbort = (): void => controller.abort(signal?.reason);
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });

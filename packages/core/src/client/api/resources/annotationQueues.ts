@@ -18,7 +18,11 @@ export class AnnotationQueues {
   /** `GET /api/public/annotation-queues/{queueId}/items/{itemId}` */
   getQueueItem(queueId: string, itemId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'annotationQueues.getQueueItem', method: 'GET', path: `/api/public/annotation-queues/${pathParam(queueId, 'queueId')}/items/${pathParam(itemId, 'itemId')}` },
+      {
+        name: 'annotationQueues.getQueueItem',
+        method: 'GET',
+        path: `/api/public/annotation-queues/${pathParam(queueId, 'queueId')}/items/${pathParam(itemId, 'itemId')}`,
+      },
       requestOptions,
     );
   }
@@ -26,7 +30,11 @@ export class AnnotationQueues {
   /** `DELETE /api/public/annotation-queues/{queueId}/items/{itemId}` */
   deleteQueueItem(queueId: string, itemId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'annotationQueues.deleteQueueItem', method: 'DELETE', path: `/api/public/annotation-queues/${pathParam(queueId, 'queueId')}/items/${pathParam(itemId, 'itemId')}` },
+      {
+        name: 'annotationQueues.deleteQueueItem',
+        method: 'DELETE',
+        path: `/api/public/annotation-queues/${pathParam(queueId, 'queueId')}/items/${pathParam(itemId, 'itemId')}`,
+      },
       requestOptions,
     );
   }

@@ -18,7 +18,11 @@ export class BlobStorageIntegrations {
   /** `GET /api/public/integrations/blob-storage/{id}` */
   getBlobStorageIntegrationStatus(id: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'blobStorageIntegrations.getBlobStorageIntegrationStatus', method: 'GET', path: `/api/public/integrations/blob-storage/${pathParam(id, 'id')}` },
+      {
+        name: 'blobStorageIntegrations.getBlobStorageIntegrationStatus',
+        method: 'GET',
+        path: `/api/public/integrations/blob-storage/${pathParam(id, 'id')}`,
+      },
       requestOptions,
     );
   }
@@ -26,7 +30,11 @@ export class BlobStorageIntegrations {
   /** `DELETE /api/public/integrations/blob-storage/{id}` */
   deleteBlobStorageIntegration(id: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'blobStorageIntegrations.deleteBlobStorageIntegration', method: 'DELETE', path: `/api/public/integrations/blob-storage/${pathParam(id, 'id')}` },
+      {
+        name: 'blobStorageIntegrations.deleteBlobStorageIntegration',
+        method: 'DELETE',
+        path: `/api/public/integrations/blob-storage/${pathParam(id, 'id')}`,
+      },
       requestOptions,
     );
   }

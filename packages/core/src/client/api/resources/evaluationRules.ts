@@ -10,7 +10,11 @@ export class EvaluationRules {
   /** `GET /api/public/v2/evaluation-rules/{evaluationRuleId}` */
   get(evaluationRuleId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'evaluationRules.get', method: 'GET', path: `/api/public/v2/evaluation-rules/${pathParam(evaluationRuleId, 'evaluationRuleId')}` },
+      {
+        name: 'evaluationRules.get',
+        method: 'GET',
+        path: `/api/public/v2/evaluation-rules/${pathParam(evaluationRuleId, 'evaluationRuleId')}`,
+      },
       requestOptions,
     );
   }
@@ -18,7 +22,11 @@ export class EvaluationRules {
   /** `DELETE /api/public/v2/evaluation-rules/{evaluationRuleId}` */
   delete(evaluationRuleId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'evaluationRules.delete', method: 'DELETE', path: `/api/public/v2/evaluation-rules/${pathParam(evaluationRuleId, 'evaluationRuleId')}` },
+      {
+        name: 'evaluationRules.delete',
+        method: 'DELETE',
+        path: `/api/public/v2/evaluation-rules/${pathParam(evaluationRuleId, 'evaluationRuleId')}`,
+      },
       requestOptions,
     );
   }

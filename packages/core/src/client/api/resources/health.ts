@@ -8,9 +8,6 @@ export class Health {
 
   /** `GET /api/public/health` */
   health(request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<HealthResponse> {
-    return this.transport.request(
-      { name: 'health.health', method: 'GET', path: '/api/public/health' },
-      requestOptions,
-    );
+    return this.transport.request({ name: 'health.health', method: 'GET', path: '/api/public/health' }, requestOptions);
   }
 }

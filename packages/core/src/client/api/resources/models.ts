@@ -9,10 +9,7 @@ export class Models {
 
   /** `GET /api/public/models/{id}` */
   get(id: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
-    return this.transport.request(
-      { name: 'models.get', method: 'GET', path: `/api/public/models/${pathParam(id, 'id')}` },
-      requestOptions,
-    );
+    return this.transport.request({ name: 'models.get', method: 'GET', path: `/api/public/models/${pathParam(id, 'id')}` }, requestOptions);
   }
 
   /** `DELETE /api/public/models/{id}` */

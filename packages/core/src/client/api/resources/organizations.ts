@@ -18,7 +18,11 @@ export class Organizations {
   /** `GET /api/public/projects/{projectId}/memberships` */
   getProjectMemberships(projectId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'organizations.getProjectMemberships', method: 'GET', path: `/api/public/projects/${pathParam(projectId, 'projectId')}/memberships` },
+      {
+        name: 'organizations.getProjectMemberships',
+        method: 'GET',
+        path: `/api/public/projects/${pathParam(projectId, 'projectId')}/memberships`,
+      },
       requestOptions,
     );
   }

@@ -9,10 +9,7 @@ export class Projects {
 
   /** `GET /api/public/projects` */
   get(request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ProjectsResponse> {
-    return this.transport.request(
-      { name: 'projects.get', method: 'GET', path: '/api/public/projects' },
-      requestOptions,
-    );
+    return this.transport.request({ name: 'projects.get', method: 'GET', path: '/api/public/projects' }, requestOptions);
   }
 
   /** `DELETE /api/public/projects/{projectId}` */
@@ -34,7 +31,11 @@ export class Projects {
   /** `DELETE /api/public/projects/{projectId}/apiKeys/{apiKeyId}` */
   deleteApiKey(projectId: string, apiKeyId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'projects.deleteApiKey', method: 'DELETE', path: `/api/public/projects/${pathParam(projectId, 'projectId')}/apiKeys/${pathParam(apiKeyId, 'apiKeyId')}` },
+      {
+        name: 'projects.deleteApiKey',
+        method: 'DELETE',
+        path: `/api/public/projects/${pathParam(projectId, 'projectId')}/apiKeys/${pathParam(apiKeyId, 'apiKeyId')}`,
+      },
       requestOptions,
     );
   }

@@ -17,7 +17,12 @@ export class Prompts {
   get(promptName: string, request: GetPromptRequest = {}, requestOptions?: RequestOptions): Promise<PromptRecord> {
     const { version, label } = request ?? {};
     return this.transport.request(
-      { name: 'prompts.get', method: 'GET', path: `/api/public/v2/prompts/${pathParam(promptName, 'promptName')}`, query: { version, label } },
+      {
+        name: 'prompts.get',
+        method: 'GET',
+        path: `/api/public/v2/prompts/${pathParam(promptName, 'promptName')}`,
+        query: { version, label },
+      },
       requestOptions,
     );
   }
@@ -42,12 +47,7 @@ export class PromptVersion {
   constructor(private readonly transport: Transport) {}
 
   /** `PATCH /api/public/v2/prompts/{name}/versions/{version}` */
-  update(
-    name: string,
-    version: number,
-    request: UpdatePromptVersionRequest,
-    requestOptions?: RequestOptions,
-  ): Promise<PromptRecord> {
+  update(name: string, version: number, request: UpdatePromptVersionRequest, requestOptions?: RequestOptions): Promise<PromptRecord> {
     return this.transport.request(
       {
         name: 'promptVersion.update',

@@ -17,18 +17,12 @@ export class Scim {
 
   /** `GET /api/public/scim/ResourceTypes` */
   getResourceTypes(request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
-    return this.transport.request(
-      { name: 'scim.getResourceTypes', method: 'GET', path: '/api/public/scim/ResourceTypes' },
-      requestOptions,
-    );
+    return this.transport.request({ name: 'scim.getResourceTypes', method: 'GET', path: '/api/public/scim/ResourceTypes' }, requestOptions);
   }
 
   /** `GET /api/public/scim/Schemas` */
   getSchemas(request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
-    return this.transport.request(
-      { name: 'scim.getSchemas', method: 'GET', path: '/api/public/scim/Schemas' },
-      requestOptions,
-    );
+    return this.transport.request({ name: 'scim.getSchemas', method: 'GET', path: '/api/public/scim/Schemas' }, requestOptions);
   }
 
   /** `GET /api/public/scim/Users/{userId}` */

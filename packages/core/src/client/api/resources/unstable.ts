@@ -10,7 +10,11 @@ export class DashboardWidgets {
   /** `GET /api/public/unstable/dashboard-widgets/{widgetId}` */
   get(widgetId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<ApiRecord> {
     return this.transport.request(
-      { name: 'unstable.dashboardWidgets.get', method: 'GET', path: `/api/public/unstable/dashboard-widgets/${pathParam(widgetId, 'widgetId')}` },
+      {
+        name: 'unstable.dashboardWidgets.get',
+        method: 'GET',
+        path: `/api/public/unstable/dashboard-widgets/${pathParam(widgetId, 'widgetId')}`,
+      },
       requestOptions,
     );
   }
@@ -18,7 +22,11 @@ export class DashboardWidgets {
   /** `DELETE /api/public/unstable/dashboard-widgets/{widgetId}` */
   delete(widgetId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'unstable.dashboardWidgets.delete', method: 'DELETE', path: `/api/public/unstable/dashboard-widgets/${pathParam(widgetId, 'widgetId')}` },
+      {
+        name: 'unstable.dashboardWidgets.delete',
+        method: 'DELETE',
+        path: `/api/public/unstable/dashboard-widgets/${pathParam(widgetId, 'widgetId')}`,
+      },
       requestOptions,
     );
   }
@@ -39,7 +47,11 @@ export class Dashboards {
   /** `DELETE /api/public/unstable/dashboards/{dashboardId}` */
   delete(dashboardId: string, request: EmptyRequest = {}, requestOptions?: RequestOptions): Promise<DeleteResponse> {
     return this.transport.request(
-      { name: 'unstable.dashboards.delete', method: 'DELETE', path: `/api/public/unstable/dashboards/${pathParam(dashboardId, 'dashboardId')}` },
+      {
+        name: 'unstable.dashboards.delete',
+        method: 'DELETE',
+        path: `/api/public/unstable/dashboards/${pathParam(dashboardId, 'dashboardId')}`,
+      },
       requestOptions,
     );
   }
