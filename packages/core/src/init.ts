@@ -11,6 +11,7 @@ import { settleBeforeFlush } from './flush-barrier.js';
 import { logger, setLogLevel } from './logger.js';
 import { installShutdownHooks } from './shutdown-hooks.js';
 import { reportStartup } from './startup-report.js';
+import { bridgeLlmTracers } from './tracing/llm-tracer-bridge.js';
 import { setObsTracerProvider } from './tracing/tracer.js';
 import { SDK_VERSION } from './version.js';
 
@@ -102,6 +103,8 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
       await Promise.all([provider ? provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]);
       if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
       if (mode !== 'registered') setObsTracerProvider(undefined);
+      isolatedBridge?.();
+      isolatedBridge = undefined;
       // Unregister the provider we registered, so a later initObs() starts clean instead of
       // "attaching" to this shut-down one (and ignoring its new options).
       if (mode === 'registered' && provider && registeredProvider() === provider) trace.disable();
@@ -118,6 +121,9 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
   reportStartup({ mode, exporting: spanProcessor.enabled, foreign, options });
   return handle;
 }
+
+/** Removes the isolated mode's LLM tracer bridge (see tracing/llm-tracer-bridge.ts). */
+let isolatedBridge: (() => void) | undefined;
 
 function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode: ObsTracingMode; provider?: NodeTracerProvider } {
   const foreign = registeredProvider();
@@ -137,9 +143,11 @@ function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode
   // rather than dropping them, and make sure async context still flows.
   ensureContextManager();
   setObsTracerProvider(provider);
+  // LLM libraries' spans inside obs work still join the obs tree.
+  isolatedBridge = bridgeLlmTracers(foreign, provider);
   logger.warn(
     'initObs: another OpenTelemetry tracer provider is registered and cannot take the obs span processor; ' +
-      'obs spans use an isolated provider (spans of other tracers are not exported to obs). ' +
+      "obs spans use an isolated provider (spans of other tracers are not exported to obs, but LLM libraries' spans inside obs work are). " +
       'Add ObsSpanProcessor to your provider to trace everything.',
   );
   return { mode: 'isolated', provider };
