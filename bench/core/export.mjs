@@ -12,7 +12,8 @@
 // thread pool and is included) per span, median over repetitions.
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { ObsOtlpExporter, TRACES_PATH } from '@obs/core';
+import { ObsOtlpExporter } from '@obs/core';
+import { TRACES_PATH } from '@obs/core/kit';
 import { ask, median, startObsServerProcess } from '../lib/http-rounds.mjs';
 import { makeSpans } from './spans.mjs';
 

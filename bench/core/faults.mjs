@@ -15,7 +15,8 @@ import { trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { context } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ObsClient, ObsSpanProcessor, setLogger, startObservation, TRACES_PATH } from '@obs/core';
+import { ObsClient, ObsSpanProcessor, setLogger, startObservation } from '@obs/core';
+import { TRACES_PATH } from '@obs/core/kit';
 
 const { values } = parseArgs({ options: { outage: { type: 'string', default: '30' }, fault: { type: 'string', default: '3' } } });
 const OUTAGE_S = Number(values.outage);

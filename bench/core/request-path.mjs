@@ -10,7 +10,8 @@
 //   (ONLY=core or ONLY=otel-floor runs one variant, e.g. under --cpu-prof)
 import { once } from 'node:events';
 import { context, trace } from '@opentelemetry/api';
-import { getObsHandle, HttpObserver, initObs } from '@obs/core';
+import { getObsHandle, initObs } from '@obs/core';
+import { HttpObserver } from '@obs/core/http';
 import { median, startObsServerProcess } from '../lib/http-rounds.mjs';
 
 const [iterations = '50000', reps = '7'] = process.argv.slice(2);

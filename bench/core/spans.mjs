@@ -5,7 +5,8 @@
 // another tracer; a LangChain-like chain -> generation pair (messages as JSON input, model,
 // usage, metadata) with user/session ids.
 import { context, trace } from '@opentelemetry/api';
-import { HttpObserver, ObsSpanProcessor, propagateAttributes, startObservation } from '@obs/core';
+import { ObsSpanProcessor, propagateAttributes, startObservation } from '@obs/core';
+import { HttpObserver } from '@obs/core/http';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 /** At least `count` finished spans, in the order they ended. */

@@ -43,6 +43,8 @@ if (variant === 'otel') {
 const express = require('express');
 const obsExpress = ['obs', 'obs-nocapture', 'obs-noexport'].includes(variant) ? await import('@obs/express') : undefined;
 const obsCore = variant === 'core-floor' || variant === 'otel-root' || obsExpress ? await import('@obs/core') : undefined;
+const obsHttp = variant === 'core-floor' ? await import('@obs/core/http') : undefined;
+const obsKit = variant === 'otel-root' ? await import('@obs/core/kit') : undefined;
 
 const tracer = trace.getTracer('bench-app');
 const app = express();
@@ -54,7 +56,7 @@ if (variant === 'obs-nocapture') app.use(obsExpress.obsMiddleware({ captureInput
 if (variant === 'core-floor') {
   const { context } = await import('@opentelemetry/api');
   obsCore.initObs();
-  const observer = new obsCore.HttpObserver({ traceIdHeader: false });
+  const observer = new obsHttp.HttpObserver({ traceIdHeader: false });
   app.use((req, res, next) => {
     const ro = observer.start({ req, method: req.method, path: req.path });
     res.once('close', () => {
@@ -76,7 +78,7 @@ if (variant === 'otel-root') {
   app.use((req, res, next) => {
     const span = t.startSpan(`POST ${req.path}`);
     res.once('close', () => span.end());
-    context.with(obsCore.contextWithAttributes(api.setSpan(context.active(), span), {}, { setOnActiveSpan: false }), next);
+    context.with(obsKit.contextWithAttributes(api.setSpan(context.active(), span), {}, { setOnActiveSpan: false }), next);
   });
 }
 if (variant === 'als') {

@@ -1,5 +1,5 @@
+import { observedRequestOf } from '@obs/core/http';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
-import { stateOf } from './request-state.js';
 
 /**
  * Records the error of a request (thrown, rejected by an async handler in Express 5, or passed
@@ -11,7 +11,7 @@ import { stateOf } from './request-state.js';
 export function obsErrorHandler(): ErrorRequestHandler {
   // Four parameters: that is how Express recognises an error handler.
   return function obsErrorHandler(err: unknown, req: Request, _res: Response, next: NextFunction): void {
-    stateOf(req)?.noteError(err);
+    observedRequestOf(req)?.noteError(err);
     next(err);
   };
 }

@@ -18,5 +18,5 @@
 export { obsMiddleware } from './middleware.js';
 export { obsErrorHandler } from './error-handler.js';
 export { getRequestObservation } from './request-observation.js';
-export { UNMATCHED } from './request-state.js';
+export { UNMATCHED } from './express-request.js';
 export type { ObsExpressOptions } from './options.js';

@@ -1,6 +1,13 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { logger } from '@obs/core';
-import { stateOf, stateOfResponse } from './request-state.js';
+import { observedRequestOf, observedRequestOfResponse } from '@obs/core/http';
+import { logger } from '@obs/core/kit';
+import { ExpressRequest } from './express-request.js';
+
+/** The Express request a request object belongs to, when `obsMiddleware` observes it. */
+function stateOf(req: object): ExpressRequest | undefined {
+  const request = observedRequestOf(req);
+  return request instanceof ExpressRequest ? request : undefined;
+}
 
 /**
  * Express gives each app its own request and response prototypes (`app.request`,
@@ -78,11 +85,11 @@ function hookRoute(proto: Proto): void {
 
 function recordingJson(original: Fn): Fn {
   return function json(this: object) {
-    const state = stateOfResponse(this);
+    const state = observedRequestOfResponse(this);
     if (state?.output) {
       try {
         // Express 4 still accepts the deprecated `res.json(status, body)`.
-        state.output.json(arguments.length > 1 && typeof arguments[0] === 'number' ? arguments[1] : arguments[0]);
+        state.output.value(arguments.length > 1 && typeof arguments[0] === 'number' ? arguments[1] : arguments[0]);
       } catch (err) {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
@@ -95,10 +102,10 @@ function recordingJson(original: Fn): Fn {
 /** `res.send(text)`, before middleware that rewrites `res.end` (compression) turns it into bytes. */
 function recordingSend(original: Fn): Fn {
   return function send(this: object) {
-    const state = stateOfResponse(this);
+    const state = observedRequestOfResponse(this);
     if (state?.output && typeof arguments[0] === 'string') {
       try {
-        state.output.send(arguments[0]);
+        state.output.text(arguments[0]);
       } catch (err) {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
@@ -110,7 +117,7 @@ function recordingSend(original: Fn): Fn {
 
 function recordingWrite(original: Fn): Fn {
   return function write(this: object) {
-    const state = stateOfResponse(this);
+    const state = observedRequestOfResponse(this);
     if (state?.output) {
       try {
         state.output.write(arguments[0], arguments[1]);
@@ -125,10 +132,10 @@ function recordingWrite(original: Fn): Fn {
 
 function recordingEnd(original: Fn): Fn {
   return function end(this: object) {
-    const state = stateOfResponse(this);
+    const state = observedRequestOfResponse(this);
     if (state !== undefined) {
       try {
-        state.onResponseEnd();
+        if (state instanceof ExpressRequest) state.onResponseEnd();
         state.output?.end(arguments[0], arguments[1]);
       } catch (err) {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);

@@ -1,11 +1,12 @@
-import type { RequestObservation } from '@obs/core';
-import type { Request, Response } from 'express';
-import { stateOf } from './request-state.js';
+import type { ObsRequestHandle } from '@obs/core';
+import { observedRequestOf } from '@obs/core/http';
+import type { Request } from 'express';
 
 /**
- * The root observation of a request the middleware observes (undefined when ignored), e.g. to
- * add metadata to it from a handler: `getRequestObservation(req)?.observation.update({ metadata })`.
+ * The request's trace id and root observation (undefined when the request is not observed), e.g.
+ * to add metadata from a handler: `getRequestObservation(req)?.observation.update({ metadata })`,
+ * or to keep the trace id for a score later.
  */
-export function getRequestObservation(req: Request): RequestObservation<Request, Response> | undefined {
-  return stateOf(req)?.ro;
+export function getRequestObservation(req: Request): ObsRequestHandle | undefined {
+  return observedRequestOf(req)?.ro.handle;
 }

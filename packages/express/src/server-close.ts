@@ -1,4 +1,5 @@
-import { errorMessage, getObsHandle, logger } from '@obs/core';
+import { getObsHandle } from '@obs/core';
+import { errorMessage, logger } from '@obs/core/kit';
 
 type Closable = { close: (callback?: (err?: Error) => void) => unknown; once?: unknown };
 

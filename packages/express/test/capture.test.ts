@@ -3,7 +3,7 @@
  * sent (JSON value, text, SSE / res.write chunks reassembled, binary described), the size cap
  * with its marker, and redaction at any depth.
  */
-import { TRUNCATION_MARKER } from '@obs/core';
+import { TRUNCATION_MARKER } from '@obs/core/kit';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { obsMiddleware, type ObsExpressOptions } from '../src/index.js';

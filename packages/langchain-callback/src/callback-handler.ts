@@ -8,22 +8,16 @@ import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import type { ChainValues } from '@langchain/core/utils/types';
 import {
-  contextWithAttributes,
   getObsHandle,
   initObs,
   startObservation,
-  logger,
-  maskValue,
   ObsAttributes,
   DEFAULT_REDACT_KEYS,
-  redact,
-  redactKeySet,
-  TextCapture,
-  toAttributeString,
   type ObsObservationAttributes,
   type ObservationType,
   type PropagateAttributesParams,
 } from '@obs/core';
+import { contextWithAttributes, logger, maskValue, redact, redactKeySet, TextCapture, toAttributeString } from '@obs/core/kit';
 import { parseToolInput, toPlain, toPlainDocument, toPlainMessage, unwrapChainValues } from './convert.js';
 import { generationEnd, generationStart } from './generation.js';
 import { interruptsOf, isGraphBubbleUp } from './interrupt.js';

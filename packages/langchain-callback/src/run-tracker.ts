@@ -8,7 +8,8 @@
  * `maxOpenRuns` is exceeded.
  */
 import { context, trace, type Context, type Span } from '@opentelemetry/api';
-import type { ObsObservation, ObsObservationAttributes, TextCapture } from '@obs/core';
+import type { ObsObservation, ObsObservationAttributes } from '@obs/core';
+import type { TextCapture } from '@obs/core/kit';
 import { anchorClock, readClock } from './clock.js';
 import type { RunKind } from './run-kind.js';
 

@@ -1,4 +1,5 @@
-import { errorMessage, getObsHandle, initObs, logger, warnMisplacedOptions, type ObsHandle } from '@obs/core';
+import { getObsHandle, initObs, type ObsHandle } from '@obs/core';
+import { errorMessage, logger, warnMisplacedOptions } from '@obs/core/kit';
 import type { ObsNestOptions } from './options.js';
 import { RequestTracker } from './request-tracker.js';
 

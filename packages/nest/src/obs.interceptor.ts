@@ -1,10 +1,9 @@
 import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
-import { errorMessage, logger } from '@obs/core';
+import { errorMessage, logger } from '@obs/core/kit';
 import { from, mergeMap, Observable, Subscriber } from 'rxjs';
-import { isClientError } from './exceptions.js';
 import { ObsRuntime } from './obs-runtime.js';
-import type { TrackedRequest } from './request-tracker.js';
+import type { NestRequest } from './request-tracker.js';
 import { captureStreamableFile, isStreamableFile, sseEventText } from './response-capture.js';
 import { NestRouteResolver } from './route-resolver.js';
 
@@ -23,7 +22,7 @@ export class ObsInterceptor implements NestInterceptor {
     @Inject(ObsRuntime) private readonly runtime: ObsRuntime,
     @Inject(NestRouteResolver) private readonly routes: NestRouteResolver,
   ) {
-    this.recordsOutput = runtime.tracker.observer.options.captureOutput !== false;
+    this.recordsOutput = runtime.tracker.layer.http.options.captureOutput !== false;
   }
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -37,15 +36,14 @@ export class ObsInterceptor implements NestInterceptor {
     let waiting: void | Promise<void> = undefined;
     let output: OutputKind = this.recordsOutput ? 'value' : 'none';
     try {
-      tracked.req = req;
-      tracked.res = res;
+      tracked.link(req, res);
       const routes = this.routes.describe(ctx.getClass(), ctx.getHandler());
       if (routes.sse && this.recordsOutput) output = 'sse';
       if (!tracked.routed) {
         tracked.routed = true;
         tracked.ro.setRoute(routes.routeFor(tracked.path, req));
       }
-      tracked.captureInput();
+      tracked.recordInput();
       // Guards ran: identify now, waiting for an async one so the handler's spans carry it.
       waiting = tracked.ro.identify();
     } catch (err) {
@@ -57,7 +55,7 @@ export class ObsInterceptor implements NestInterceptor {
 }
 
 /** `next.handle()` with the request's context active (Nest binds the handler's async scope there). */
-function handleInContext(tracked: TrackedRequest, next: CallHandler): Observable<unknown> {
+function handleInContext(tracked: NestRequest, next: CallHandler): Observable<unknown> {
   const ctx = tracked.ro.context;
   // Usually the middleware's context flowed here already.
   return context.active() === ctx ? next.handle() : context.with(ctx, () => next.handle());
@@ -71,7 +69,7 @@ type OutputKind = 'value' | 'sse' | 'none';
  * file, SSE events) and its errors. One Observable layer with one subscriber (as RxJS's own
  * operators do) rather than an operator chain or a wrapped observer: this runs on every request.
  */
-function recordResult(source: Observable<unknown>, tracked: TrackedRequest, output: OutputKind): Observable<unknown> {
+function recordResult(source: Observable<unknown>, tracked: NestRequest, output: OutputKind): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
     // The recorder joins the subscriber's subscription: unsubscribing the one unsubscribes the other.
     source.subscribe(new ResultRecorder(subscriber, tracked, output));
@@ -81,7 +79,7 @@ function recordResult(source: Observable<unknown>, tracked: TrackedRequest, outp
 class ResultRecorder extends Subscriber<unknown> {
   constructor(
     destination: Subscriber<unknown>,
-    private readonly tracked: TrackedRequest,
+    private readonly tracked: NestRequest,
     private readonly output: OutputKind,
   ) {
     super(destination);
@@ -106,8 +104,9 @@ class ResultRecorder extends Subscriber<unknown> {
   }
 
   protected override _error(err: unknown): void {
-    // Nest's exception filters answer it as usual; 4xx HttpExceptions are answers, not errors.
-    if (!isClientError(err)) this.tracked.ro.recordError(err);
+    // Nest's exception filters answer it as usual; core judges it by the status they answer with
+    // (a 4xx is the client's error, not the service's).
+    this.tracked.noteError(err);
     super._error(err);
   }
 }

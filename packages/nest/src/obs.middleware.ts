@@ -1,6 +1,6 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
-import { errorMessage, logger } from '@obs/core';
+import { errorMessage, logger } from '@obs/core/kit';
 import { ObsRuntime } from './obs-runtime.js';
 import type { RequestTracker } from './request-tracker.js';
 

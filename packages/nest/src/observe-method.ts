@@ -1,13 +1,6 @@
 import { context, type Context } from '@opentelemetry/api';
-import {
-  errorMessage,
-  observe,
-  recordObservationError,
-  StreamCollector,
-  type ErrorRecorder,
-  type ObserveOptions,
-  type StreamEnd,
-} from '@obs/core';
+import { observe, type ObserveOptions } from '@obs/core';
+import { errorMessage, recordObservationError, StreamCollector, type ErrorRecorder, type StreamEnd } from '@obs/core/kit';
 import { isObservable, Observable } from 'rxjs';
 import { isClientError } from './exceptions.js';
 

@@ -1,4 +1,5 @@
-import { logger, type ObservationType, type ObsObservationAttributes } from '@obs/core';
+import type { ObservationType, ObsObservationAttributes } from '@obs/core';
+import { logger } from '@obs/core/kit';
 import { observeMethod } from './observe-method.js';
 import { copyOwnMetadata } from './reflect.js';
 

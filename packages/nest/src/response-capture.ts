@@ -1,6 +1,7 @@
 import { Transform, type Readable } from 'node:stream';
 import type { StreamableFile } from '@nestjs/common';
-import { isTextContentType, safeStringify, type RequestObservation } from '@obs/core';
+import { isTextContentType, type RequestObservation } from '@obs/core/http';
+import { safeStringify } from '@obs/core/kit';
 
 /** Whether a handler result is a `StreamableFile` (duck-typed: another copy of `@nestjs/common` may have made it). */
 export function isStreamableFile(value: unknown): value is StreamableFile {

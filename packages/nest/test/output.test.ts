@@ -1,6 +1,6 @@
 import { get } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import { TRUNCATION_MARKER } from '@obs/core';
+import { TRUNCATION_MARKER } from '@obs/core/kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatAppModule, identifyUser } from './fixtures/chat-app.js';

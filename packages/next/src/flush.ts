@@ -1,4 +1,5 @@
-import { logger, type ObsHandle } from '@obs/core';
+import type { ObsHandle } from '@obs/core';
+import { logger } from '@obs/core/kit';
 import { after } from 'next/server.js';
 
 type WaitUntil = (promise: Promise<unknown>) => void;

@@ -1,13 +1,6 @@
 import { trace, type Span } from '@opentelemetry/api';
-import {
-  getObsHandle,
-  logger,
-  ObsAttributes,
-  recordErrorOnSpan,
-  SDK_TRACER_NAME,
-  startObservation,
-  updateActiveObservation,
-} from '@obs/core';
+import { getObsHandle, ObsAttributes, startObservation, updateActiveObservation } from '@obs/core';
+import { logger, recordErrorOnSpan, SDK_TRACER_NAME } from '@obs/core/kit';
 import { isErrorRecorded } from './errors.js';
 import { flushSoon } from './flush.js';
 import type { RequestErrorContext, RequestErrorInfo } from './options.js';

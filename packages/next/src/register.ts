@@ -1,4 +1,5 @@
-import { getObsHandle, initObs, logger, type ObsHandle } from '@obs/core';
+import { getObsHandle, initObs, type ObsHandle } from '@obs/core';
+import { logger } from '@obs/core/kit';
 import { nextExportFilter } from './export-filter.js';
 import { flushSoon } from './flush.js';
 import type { RegisterObsOptions } from './options.js';

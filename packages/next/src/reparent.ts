@@ -1,5 +1,5 @@
 import { trace, type Context, type SpanContext } from '@opentelemetry/api';
-import { logger } from '@obs/core';
+import { logger } from '@obs/core/kit';
 import { isNextSpan } from './next-spans.js';
 import type { SpanProcessorLike } from './span-processor-like.js';
 

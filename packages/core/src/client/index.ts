@@ -17,7 +17,5 @@ export type { DatasetManager, Dataset, GetDatasetOptions } from './managers/data
 export type { ExperimentManager } from './experiment/manager.js';
 export type * from './experiment/types.js';
 export type { DeleteExperimentParams, DeleteExperimentResult } from './experiment/delete.js';
-export { DEFAULT_MAX_CONCURRENCY } from './experiment/validate-params.js';
-export { ITEM_ROOT_NAME as EXPERIMENT_ITEM_ROOT_NAME } from './experiment/run-item.js';
 export { cursorPages, cursorItems, type CursorPageFetcher } from './api/paging.js';
 export type { MediaManager, ResolveMediaReferencesParams } from './managers/media.js';

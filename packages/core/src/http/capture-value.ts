@@ -30,9 +30,14 @@ export function isBinary(value: unknown): value is ArrayBufferView | ArrayBuffer
   return ArrayBuffer.isView(value) || value instanceof ArrayBuffer;
 }
 
-/** Binary bodies are described, not dumped. */
-export function describeBinary(value: ArrayBufferView | ArrayBuffer, contentType?: string): string {
-  return `[binary ${value.byteLength} bytes${contentType ? `, ${contentType}` : ''}]`;
+/**
+ * Binary bodies are described, not dumped: `[binary 1234 bytes, image/png]`, with the content
+ * encoding when compressed, and without a size when it is not known.
+ */
+export function describeBinary(value: ArrayBufferView | ArrayBuffer | number | undefined, contentType?: string, encoding?: string): string {
+  const size = typeof value === 'number' ? value : value?.byteLength;
+  const details = [contentType, encoding].filter(Boolean).join(', ');
+  return `[binary${size === undefined || !Number.isFinite(size) ? '' : ` ${size} bytes`}${details ? `, ${details}` : ''}]`;
 }
 
 /** Whether a content type is text we can record (JSON, text/*, SSE, forms, XML). */

@@ -20,6 +20,8 @@ import {
 } from './options.js';
 import { redactKeySet } from './redact.js';
 import { holdFlushUntil } from '../flush-barrier.js';
+import type { ObsRequestHandle } from './request-handle.js';
+import { isClientErrorStatus } from './status-rule.js';
 
 /** How long the end of a request waits for an async `identify` that only started at finish. */
 const IDENTIFY_WAIT_MS = 1000;
@@ -57,6 +59,7 @@ export class HttpObserver<Req = any, Res = any> {
 
 /** What an adapter knows when a request arrives. */
 export interface RequestInit<Req> {
+  /** What `identify`, `captureInput` and `name` are called with. */
   req: Req;
   method: string;
   /** URL path without the query string. */
@@ -104,6 +107,10 @@ export class RequestObservation<Req = any, Res = any> {
   private stream?: TextCapture;
   private res?: Res;
   private errored = false;
+  /** An error the framework caught (error handler, exception filter): judged at the end by the status. */
+  private noted = false;
+  private notedError: unknown;
+  private handleView?: ObsRequestHandle;
   private identified = false;
   private spanEnded = false;
   private ended = false;
@@ -140,6 +147,20 @@ export class RequestObservation<Req = any, Res = any> {
   /** The trace id, for the response header. */
   get traceId(): string {
     return this.observation.traceId;
+  }
+
+  /** What users may hold of the request: its trace id and root observation, not this lifecycle. */
+  get handle(): ObsRequestHandle {
+    this.handleView ??= Object.freeze({ traceId: this.traceId, observation: this.observation });
+    return this.handleView;
+  }
+
+  /**
+   * The request `identify`, `captureInput` and `name` see from now on, when the framework wraps
+   * the one the request started with (Fastify's `FastifyRequest` around Node's).
+   */
+  setRequest(req: Req): void {
+    this.init.req = req;
   }
 
   /** Sets the parameterised route once the framework matched it (first match wins). */
@@ -229,11 +250,23 @@ export class RequestObservation<Req = any, Res = any> {
     this.res = res;
   }
 
-  /** Records an error (thrown, `next(err)`, rejected handler): level ERROR with its message. */
+  /** Records an error now (a failed response stream): level ERROR with its message. */
   recordError(error: unknown): void {
     if (this.ended) return;
     this.errored = true;
     recordErrorOnSpan(this.observation.otelSpan, error);
+  }
+
+  /**
+   * Notes an error the framework caught (error middleware, exception filter, a rejected
+   * handler); the first one is the cause. The end decides: answered with a 4xx it is the
+   * client's (its message only, level unchanged), otherwise level ERROR; a request cut short by
+   * an error is failed, not cancelled.
+   */
+  noteError(error: unknown): void {
+    if (this.ended || this.noted) return;
+    this.noted = true;
+    this.notedError = error;
   }
 
   /** Ends the root observation: status code, 5xx as ERROR, aborts marked cancelled. Idempotent. */
@@ -262,7 +295,14 @@ export class RequestObservation<Req = any, Res = any> {
     try {
       if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
       this.writeCaptured();
-      if (aborted) {
+      if (this.noted) {
+        if (!aborted && isClientErrorStatus(statusCode))
+          span.setAttribute(ObsAttributes.OBSERVATION_STATUS_MESSAGE, errorMessage(this.notedError));
+        else {
+          this.errored = true;
+          recordErrorOnSpan(span, this.notedError);
+        }
+      } else if (aborted) {
         span.setAttributes({
           [ObsAttributes.OBSERVATION_LEVEL]: 'WARNING',
           [ObsAttributes.OBSERVATION_STATUS_MESSAGE]: 'cancelled: the client closed the connection',
@@ -326,7 +366,8 @@ function pickInput(body: unknown, query: unknown): unknown {
   return undefined;
 }
 
-function hasContent(v: unknown): boolean {
+/** Whether a request body or query holds anything worth recording (an empty object does not). */
+export function hasContent(v: unknown): boolean {
   if (v === undefined || v === null || v === '') return false;
   if (typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) return Object.keys(v).length > 0;
   return true;

@@ -4,7 +4,8 @@
  */
 import { decodeOtlpProtobuf } from '@obs/local-server';
 import { describe, expect, it } from 'vitest';
-import { startObservation, TRACES_PATH } from '../../src/index.js';
+import { startObservation } from '../../src/index.js';
+import { TRACES_PATH } from '../../src/kit.js';
 import { captureLogs, exportForFile, sleep, traceRequests, type Tracing } from '../tracing/harness.js';
 
 const { server, install } = await exportForFile();

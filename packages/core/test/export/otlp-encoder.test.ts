@@ -16,7 +16,8 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ObsOtlpExporter, ObsSpanProcessor, TRACES_PATH } from '../../src/index.js';
+import { ObsOtlpExporter, ObsSpanProcessor } from '../../src/index.js';
+import { TRACES_PATH } from '../../src/kit.js';
 import { encodeTraceExportRequest } from '../../src/export/otlp-proto-encoder.js';
 import { captureLogs, restoreLogger, startServer, type ObsServer } from '../tracing/harness.js';
 

@@ -5,7 +5,8 @@
  */
 import { startObsServer, type ObsServer } from '@obs/local-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ObsClient, startObservation, TRACES_PATH, TRUNCATION_MARKER } from '../../src/index.js';
+import { ObsClient, startObservation } from '../../src/index.js';
+import { TRACES_PATH, TRUNCATION_MARKER } from '../../src/kit.js';
 import { captureLogs, restoreLogger, type LogLine } from '../support/server.js';
 import { installTracing, type Tracing } from '../tracing/harness.js';
 import { lines, outageSeconds, scoreArrivals, spanArrivals, steadyLoad } from './load.js';

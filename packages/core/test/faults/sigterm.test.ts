@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startObsServer } from '@obs/local-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TRACES_PATH } from '../../src/index.js';
+import { TRACES_PATH } from '../../src/kit.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../../..');

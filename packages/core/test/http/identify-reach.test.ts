@@ -6,7 +6,8 @@
 import { context } from '@opentelemetry/api';
 import { startObsServer, type ObsServer } from '@obs/local-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpObserver, initObs, propagateAttributes, startObservation, type ObsHandle } from '../../src/index.js';
+import { initObs, propagateAttributes, startObservation, type ObsHandle } from '../../src/index.js';
+import { HttpObserver } from '../../src/http/index.js';
 
 let server: ObsServer;
 let obs: ObsHandle;

@@ -1,7 +1,9 @@
 import { context, trace } from '@opentelemetry/api';
 import { startObsServer, type ObsServer } from '@obs/local-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { captureValue, HttpObserver, initObs, redactKeySet, startObservation, TRUNCATION_MARKER, type ObsHandle } from '../../src/index.js';
+import { initObs, startObservation, type ObsHandle } from '../../src/index.js';
+import { redactKeySet, TRUNCATION_MARKER } from '../../src/kit.js';
+import { captureValue, HttpObserver } from '../../src/http/index.js';
 
 let server: ObsServer;
 let obs: ObsHandle;

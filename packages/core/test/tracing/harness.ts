@@ -9,7 +9,8 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { AttrValue, DecodedSpan, ObsServer, RecordedRequest } from '@obs/local-server';
 import { afterAll, afterEach, expect } from 'vitest';
-import { ObsSpanProcessor, TRACES_PATH, type ObsSpanProcessorOptions } from '../../src/index.js';
+import { ObsSpanProcessor, type ObsSpanProcessorOptions } from '../../src/index.js';
+import { TRACES_PATH } from '../../src/kit.js';
 import {
   captureLogs,
   restoreLogger,

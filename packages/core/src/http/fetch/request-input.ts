@@ -1,4 +1,4 @@
-import { isTextContentType } from '@obs/core';
+import { describeBinary, isTextContentType } from '../capture-value.js';
 
 /** Multipart bodies up to this size are parsed for the input; larger ones are only described. */
 const MAX_MULTIPART_BYTES = 1024 * 1024;
@@ -36,11 +36,11 @@ async function readBody(req: Request, maxChars: number): Promise<unknown> {
     const contentType = req.headers.get('content-type') ?? '';
     const length = Number(req.headers.get('content-length') ?? NaN);
     if (/multipart\/form-data/i.test(contentType)) {
-      if (!(length <= MAX_MULTIPART_BYTES)) return `[multipart body${Number.isFinite(length) ? ` ${length} bytes` : ''}]`;
+      if (!(length <= MAX_MULTIPART_BYTES)) return describeBinary(length, 'multipart/form-data');
       return formToObject(await req.clone().formData());
     }
     if (contentType && !isTextContentType(contentType)) {
-      return `[binary body${Number.isFinite(length) ? ` ${length} bytes` : ''}, ${contentType}]`;
+      return describeBinary(length, contentType);
     }
     const { text, truncated } = await readText(req.clone(), maxChars);
     if (text === '') return undefined;

@@ -1,12 +1,14 @@
-import { isTextContentType, type RequestObservation } from '@obs/core';
-import type { Request, Response } from 'express';
+import { describeBinary, isTextContentType } from '../capture-value.js';
+import type { RequestObservation } from '../request-observation.js';
+import type { NodeResponseLike } from './node-types.js';
 
 /**
- * What a response sent, seen through `res.json` (the value), `res.write` (streamed chunks:
- * SSE, chunked text, piped files) and `res.end` (the body of `res.send`, or the last chunk).
+ * What a Node.js response sent, as the adapter reports it: a whole value (`res.json`), a whole
+ * text (`res.send`), streamed chunks (`res.write`: SSE, chunked text, piped files) and `res.end`
+ * (a whole body, or the last chunk).
  * Only references and byte counts are kept on the request path; core serialises at the end.
  */
-export class OutputCapture {
+export class NodeResponseCapture {
   /** A whole body was recorded (`res.json`); later writes are its serialisation. */
   private complete = false;
   /** Streamed chunks seen: as text, or counted as bytes. */
@@ -18,19 +20,19 @@ export class OutputCapture {
   private pendingText?: string;
 
   constructor(
-    private readonly ro: RequestObservation<Request, Response>,
-    private readonly res: Response,
+    private readonly ro: RequestObservation,
+    private readonly res: NodeResponseLike,
   ) {}
 
-  /** `res.json(value)`: the value itself, before Express serialises it. */
-  json(value: unknown): void {
+  /** A whole value the framework is about to serialise (`res.json(value)`), recorded as the value. */
+  value(value: unknown): void {
     if (this.complete || this.stream) return;
     this.complete = true;
     this.ro.setOutput(value, this.res, 'application/json');
   }
 
-  /** `res.send(text)`: the text itself (its content type is set inside `send`, so read it at the end). */
-  send(text: string): void {
+  /** A whole text body (`res.send(text)`); its content type may be set later, so it is read at the end. */
+  text(text: string): void {
     if (this.complete || this.stream) return;
     this.complete = true;
     this.pendingText = text;
@@ -66,7 +68,7 @@ export class OutputCapture {
     }
     const bytes = toBytes(chunk, encoding);
     if (!bytes) return;
-    if (this.encoding) this.ro.setOutput(describe(bytes.byteLength, ct, this.encoding), this.res, ct);
+    if (this.encoding) this.ro.setOutput(describeBinary(bytes.byteLength, ct, this.encoding), this.res, ct);
     // Core decodes bytes of a text content type and describes the rest, at finish.
     else this.ro.setOutput(bytes, this.res, ct);
   }
@@ -81,7 +83,7 @@ export class OutputCapture {
       const ct = this.res.getHeader('content-type');
       this.ro.setOutput(this.pendingText, this.res, ct === undefined ? undefined : String(ct));
     } else if (this.stream === 'binary')
-      this.ro.setOutput(describe(this.bytes, this.contentType, this.encoding), this.res, this.contentType);
+      this.ro.setOutput(describeBinary(this.bytes, this.contentType, this.encoding), this.res, this.contentType);
   }
 
   private readHeaders(): void {
@@ -91,12 +93,6 @@ export class OutputCapture {
     // A compressed body (compression middleware below us) is bytes, whatever its type says.
     this.encoding = ce === undefined || String(ce).toLowerCase() === 'identity' ? undefined : String(ce);
   }
-}
-
-/** Binary bodies are described, not dumped (the same words as core's `describeBinary`). */
-function describe(bytes: number, contentType: string | undefined, encoding: string | undefined): string {
-  const details = [contentType, encoding].filter(Boolean).join(', ');
-  return `[binary ${bytes} bytes${details ? `, ${details}` : ''}]`;
 }
 
 function isBinaryEncoding(encoding: unknown): boolean {

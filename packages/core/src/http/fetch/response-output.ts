@@ -1,5 +1,5 @@
 import { context, type Context } from '@opentelemetry/api';
-import { isTextContentType } from '@obs/core';
+import { describeBinary, isTextContentType } from '../capture-value.js';
 
 /** How a response body ended. */
 export type BodyEnd = 'done' | 'error' | 'cancelled';
@@ -50,7 +50,7 @@ function passThrough(
   const end = (how: BodyEnd, error?: unknown) => {
     if (ended) return;
     ended = true;
-    if (!text) observer.binary(`[binary ${bytes} bytes${contentType ? `, ${contentType}` : ''}]`);
+    if (!text) observer.binary(describeBinary(bytes, contentType));
     observer.end(how, error);
   };
   return new ReadableStream<Uint8Array>(

@@ -1,0 +1,163 @@
+import { context } from '@opentelemetry/api';
+import { logger } from '../../logger.js';
+import { errorMessage } from '../../tracing/record-error.js';
+import type { ObsHttpOptions } from '../options.js';
+import { HttpObserver, type RequestObservation } from '../request-observation.js';
+import { readRequestInput } from './request-input.js';
+import { observeResponse } from './response-output.js';
+
+/** How long the end of a request waits for its body copy to be read before recording without it. */
+const INPUT_WAIT_MS = 1000;
+
+/** How an adapter uses the fetch layer; fixed when it is created. */
+export interface FetchLayerOptions {
+  /** Log prefix, e.g. `withObs`. */
+  adapter: string;
+  /**
+   * The status a thrown value stands for when it is how the framework answers, not a failure
+   * (Next's `redirect()`/`notFound()`); undefined for a real error (recorded, status 500).
+   */
+  statusOfThrow?: (error: unknown) => number | undefined;
+}
+
+/** What the adapter knows when a request arrives. */
+export interface FetchStartInit {
+  /** URL path without the query string; default: from `req.url`. */
+  path?: string;
+  /** The parameterised route, when the framework knows it already (else `ro.setRoute` later). */
+  route?: string;
+}
+
+/**
+ * The fetch `Request`/`Response` layer under the Next adapter (and any fetch-based framework: Hono,
+ * Remix, a Worker): options compiled once, then per request the root observation, the input read
+ * from a copy of the body (never taken from the handler), the handler run in the root's context,
+ * and the response passed through as it streams, its text recorded on the way, the trace-id header
+ * added, and the root ended when the body ends (done, failed, or cancelled by the client).
+ */
+export class FetchHttpObserver<Req extends Request = Request> {
+  readonly http: HttpObserver<Req, Response>;
+
+  constructor(
+    options: ObsHttpOptions<Req, Response>,
+    private readonly layer: FetchLayerOptions,
+  ) {
+    this.http = new HttpObserver<Req, Response>(options);
+  }
+
+  /** Starts a request's root observation; undefined when ignored or when something failed (logged). */
+  start(req: Req, init: FetchStartInit = {}): FetchRequest<Req> | undefined {
+    let ro: RequestObservation<Req, Response> | undefined;
+    try {
+      const path = init.path ?? new URL(req.url).pathname;
+      if (this.http.ignores(req.method, path, req)) return undefined;
+      ro = this.http.start({ req, method: req.method, path, route: init.route });
+      return new FetchRequest(this.http, this.layer, ro, req, path);
+    } catch (err) {
+      logger.warn(`${this.layer.adapter}: request not traced: ${errorMessage(err)}`);
+      ro?.finish();
+      return undefined;
+    }
+  }
+}
+
+/** One fetch request: runs the handler in the root's context and ends the root when the response has. */
+export class FetchRequest<Req extends Request = Request> {
+  /** The response's status (or the status a throw stood for), once the handler returned. */
+  status: number | undefined;
+  /** Resolves once the root observation ended. */
+  readonly done: Promise<void>;
+  private readonly input?: Promise<void>;
+  private settled = false;
+  private resolveDone!: () => void;
+
+  constructor(
+    private readonly http: HttpObserver<Req, Response>,
+    private readonly layer: FetchLayerOptions,
+    readonly ro: RequestObservation<Req, Response>,
+    req: Req,
+    /** URL path without the query string. */
+    readonly path: string,
+  ) {
+    this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
+    const capture = http.options.captureInput;
+    if (capture === false) return;
+    if (typeof capture === 'function') {
+      ro.setInput(undefined);
+      return;
+    }
+    const { query, body } = readRequestInput(req, http.maxChars);
+    this.input = body.then((b) => ro.setInput(b, query));
+  }
+
+  /**
+   * Runs the handler in the request's context and returns the response to send: the handler's,
+   * passed through and observed. A throw is recorded (unless `statusOfThrow` says it is an answer)
+   * and rethrown unchanged.
+   */
+  async run(handler: () => Response | Promise<Response>): Promise<Response> {
+    let res: Response;
+    try {
+      res = await context.with(this.ro.context, handler);
+    } catch (err) {
+      const status = this.layer.statusOfThrow?.(err);
+      if (status === undefined) this.ro.noteError(err);
+      this.status = status ?? 500;
+      this.settle(this.status);
+      throw err;
+    }
+    this.status = statusOf(res);
+    try {
+      return this.observe(res);
+    } catch (err) {
+      logger.warn(`${this.layer.adapter}: response not observed: ${errorMessage(err)}`);
+      this.settle(this.status);
+      return res;
+    }
+  }
+
+  /** Ends the root once its input is known (bounded wait); idempotent. */
+  settle(statusCode: number | undefined, aborted = false): void {
+    if (this.settled) return;
+    this.settled = true;
+    const finish = () => {
+      this.ro.finish({ statusCode, aborted });
+      this.resolveDone();
+    };
+    if (!this.input) return finish();
+    void Promise.race([this.input, delay(INPUT_WAIT_MS)]).then(finish, finish);
+  }
+
+  private observe(res: Response): Response {
+    if (!isResponse(res)) {
+      this.settle(undefined);
+      return res;
+    }
+    const header = this.http.traceIdHeader;
+    return observeResponse(res, header ? { [header]: this.ro.traceId } : {}, this.ro.context, {
+      chunk: (chunk, contentType) => this.ro.addOutputChunk(chunk, res, contentType),
+      binary: (description) => this.ro.setOutput(description, res),
+      end: (how, error) => {
+        if (how === 'error') this.ro.recordError(error);
+        this.settle(res.status, how === 'cancelled');
+      },
+    });
+  }
+}
+
+function isResponse(value: unknown): value is Response {
+  return typeof value === 'object' && value !== null && typeof (value as Response).headers?.get === 'function' && 'body' in value;
+}
+
+function statusOf(res: unknown): number | undefined {
+  const s = (res as { status?: unknown } | undefined)?.status;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** Resolves after `ms` without holding the process open. */
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    (t as { unref?: () => void }).unref?.();
+  });
+}

@@ -1,0 +1,120 @@
+import { INVALID_TRACEID } from '@opentelemetry/api';
+import { logger } from '../../logger.js';
+import { errorMessage } from '../../tracing/record-error.js';
+import type { ObsHttpOptions } from '../options.js';
+import { HttpObserver, type RequestObservation } from '../request-observation.js';
+import { NodeRequest } from './node-request.js';
+import { pathOf, type NodeRequestLike, type NodeResponseLike } from './node-types.js';
+import { NodeResponseCapture } from './response-capture.js';
+
+/** How an adapter uses the Node.js layer; fixed when it is created. */
+export interface NodeLayerOptions<R extends NodeRequest> {
+  /** Log prefix, e.g. `@obs/express`. */
+  adapter: string;
+  /**
+   * Record what the response sends through a `NodeResponseCapture` the adapter feeds (Express
+   * hooks `res.write`/`res.end`); off when the framework hands the output over itself (Nest's interceptor).
+   */
+  captureWrites?: boolean;
+  /**
+   * Hold `identify` until the adapter calls `allowIdentify()` (route-level auth ran) or
+   * `identify()`; spans started earlier do not trigger it.
+   */
+  deferIdentify?: boolean;
+  /** Makes the adapter's own request object (a `NodeRequest` subclass); default `NodeRequest`. */
+  create?: (ro: RequestObservation, req: NodeRequestLike & object, res: NodeResponseLike, path: string, adapter: string) => R;
+}
+
+/** Where a raw request keeps its observed request: one property, read by the shared close listener. */
+const SLOT = Symbol.for('obs.http.node.request');
+/** Marks a request that is not observed (ignored, or failed to start), so it is decided once. */
+const IGNORED = Symbol.for('obs.http.node.ignored');
+
+type Carrier = { [SLOT]?: NodeRequest | typeof IGNORED };
+
+/**
+ * The Node.js request layer under the Express and Nest adapters (and any `IncomingMessage`/
+ * `ServerResponse` framework): options compiled once, then per request: ignore, start the root
+ * (in the active context, e.g. an incoming `traceparent`), the trace-id response header, and one
+ * end when the response closes, with the status, abort, input and output rules of every adapter.
+ * Never throws into the app.
+ *
+ * @example
+ * ```ts
+ * const layer = new NodeHttpObserver(options, { adapter: 'my-adapter' });
+ * server.on('request', (req, res) => {
+ *   const request = layer.start(req, res);
+ *   context.with(request?.ro.context ?? context.active(), () => handle(req, res));
+ * });
+ * ```
+ */
+export class NodeHttpObserver<Req extends object = any, Res extends object = any, R extends NodeRequest<Req, Res> = NodeRequest<Req, Res>> {
+  readonly http: HttpObserver<Req, Res>;
+  private readonly layer: NodeLayerOptions<R>;
+
+  constructor(options: ObsHttpOptions<Req, Res>, layer: NodeLayerOptions<R>) {
+    this.http = new HttpObserver<Req, Res>(options);
+    this.layer = layer;
+  }
+
+  /** The observed request of a raw Node.js request (undefined when not observed). */
+  requestOf(req: unknown): R | undefined {
+    return observedRequestOf(req) as R | undefined;
+  }
+
+  /**
+   * Starts observing a raw request, or returns the request started already (mounted twice, or
+   * seen again by a later hook). Undefined when ignored or when something failed (logged once).
+   */
+  start(req: NodeRequestLike & object, res: NodeResponseLike): R | undefined {
+    const carrier = req as Carrier;
+    const known = carrier[SLOT];
+    if (known !== undefined) return known === IGNORED ? undefined : (known as R);
+    try {
+      const method = req.method || 'GET';
+      const path = pathOf(req.originalUrl || req.url);
+      if (this.http.ignores(method, path, req as Req)) {
+        carrier[SLOT] = IGNORED;
+        return undefined;
+      }
+      const ro = this.http.start({ req: req as Req, method, path, deferIdentify: this.layer.deferIdentify });
+      const { adapter, create } = this.layer;
+      const request = create ? create(ro, req, res, path, adapter) : (new NodeRequest(ro, req, res, path, adapter) as R);
+      // A HEAD response sends no body, whatever the handler passed.
+      if (this.layer.captureWrites && this.http.options.captureOutput !== false && method !== 'HEAD') {
+        request.output = new NodeResponseCapture(ro, res);
+      }
+      carrier[SLOT] = request;
+      // 'close' follows 'finish' on a complete response and also fires when the client left.
+      res.on('close', onResponseClose);
+      const header = this.http.traceIdHeader;
+      if (header && !res.headersSent && ro.traceId !== INVALID_TRACEID) res.setHeader(header, ro.traceId);
+      return request;
+    } catch (err) {
+      logger.warn(`${this.layer.adapter}: request not observed: ${errorMessage(err)}`);
+      carrier[SLOT] = IGNORED;
+      return undefined;
+    }
+  }
+}
+
+/** The observed request of a raw Node.js request, whichever layer started it. */
+export function observedRequestOf(req: unknown): NodeRequest | undefined {
+  const known = req !== null && typeof req === 'object' ? (req as Carrier)[SLOT] : undefined;
+  return known === IGNORED ? undefined : known;
+}
+
+/** The observed request a response answers (through `res.req`, which Node.js sets). */
+export function observedRequestOfResponse(res: object): NodeRequest | undefined {
+  return observedRequestOf((res as NodeResponseLike).req);
+}
+
+/** Shared by every response, so a request allocates no listener closure. */
+function onResponseClose(this: NodeResponseLike): void {
+  const request = observedRequestOfResponse(this);
+  try {
+    request?.end();
+  } catch (err) {
+    logger.warn(`request not recorded: ${errorMessage(err)}`);
+  }
+}
