@@ -1,4 +1,3 @@
-import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
 import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -7,9 +6,10 @@ import { logger } from '../logger.js';
 import { INSPECT_CUSTOM, inspectSummary, maskSecret } from '../secret-inspect.js';
 import { isRetryableStatus, parseRetryAfter } from '../retry.js';
 import { SDK_VERSION } from '../version.js';
-import { gzip, isNodeRuntime, type Compression } from './compression.js';
+import { gzip, type Compression } from './compression.js';
 import { DEFAULT_DELIVERY_LIMITS, DeliveryQueue, type DeliveryLimits, type DeliveryTransport, type SendOutcome } from './delivery-queue.js';
 import { mergeHeaders } from './headers.js';
+import { httpPost, networkReason, type Post, type PostResult } from './http-post.js';
 import { encodeTraceExportRequest } from './otlp-proto-encoder.js';
 
 /** Settings of the OTLP/HTTP exporter that sends spans to an obs server. */
@@ -34,23 +34,14 @@ export interface ObsOtlpExporterOptions {
   useFetch?: boolean;
 }
 
-/** What the exporter needs of an answer. */
-interface PostResult {
-  status: number;
-  /** The start of the body, for error messages (empty on success). */
-  text: string;
-  retryAfter: string | null;
-}
-
-type Post = (body: Uint8Array, timeoutMs: number, signal: AbortSignal) => Promise<PostResult>;
-
 /** Path of the OTLP traces endpoint (wire contract 1). */
 export const TRACES_PATH = '/api/public/otel/v1/traces';
 
 /**
  * OTLP over HTTP with protobuf bodies: the smallest encoding, and serialised once per batch off
- * the request path (by `encodeTraceExportRequest`). Sends with `node:http`/`node:https` and
- * keep-alive on Node.js, with `fetch` elsewhere (edge runtimes), so the same exporter runs on both.
+ * the request path (by `encodeTraceExportRequest`). The transport (`httpPost`: `node:http` with
+ * keep-alive on Node.js, `fetch` elsewhere) only carries bytes; this class owns the OTLP side:
+ * headers, compression, what an answer means (delivered, retry, too large, refused).
  * Batches wait in a bounded `DeliveryQueue` that retries them through outages.
  * Its own requests never create spans (tracing is suppressed while it sends).
  */
@@ -76,7 +67,7 @@ export class ObsOtlpExporter implements SpanExporter {
       },
       options.additionalHeaders,
     );
-    this.post = (!options.useFetch && nodePost(this.url, this.#headers)) || fetchPost(this.url, this.#headers);
+    this.post = httpPost(this.url, this.#headers, options.useFetch);
     const transport: DeliveryTransport = {
       encode: encodeTraceExportRequest,
       send: (body, count) => this.attempt(body, count),
@@ -180,15 +171,6 @@ export function logExportAnswer(spanCount: number, answer: string): void {
   logger.debug(`exported ${spanCount} spans: ${answer}`);
 }
 
-/** `ECONNREFUSED`, `timeout`, ...: the short reason of a failed request. */
-function networkReason(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = e?.code ?? e?.cause?.code;
-  if (typeof code === 'string') return code;
-  const message = typeof e?.message === 'string' ? e.message : String(err);
-  return /timed out|timeout/i.test(message) ? `timeout (${message})` : message;
-}
-
 /** Waits for the queue to drain, or abandons what is left after `timeoutMs`. */
 async function deliverWithin(queue: DeliveryQueue, timeoutMs: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -201,118 +183,4 @@ async function deliverWithin(queue: DeliveryQueue, timeoutMs: number): Promise<v
 function definedOnly<T extends object>(o: T | undefined): Partial<T> {
   if (!o) return {};
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** POST with `fetch` (edge runtimes, browsers, or `useFetch`). */
-function fetchPost(url: string, headers: Record<string, string>): Post {
-  return async (body, timeoutMs, signal) => {
-    const res = await fetch(url, { method: 'POST', headers, body: body as BodyInit, signal: withTimeout(signal, timeoutMs) });
-    if (res.ok) {
-      await res.arrayBuffer().catch(() => undefined);
-      return { status: res.status, text: '', retryAfter: null };
-    }
-    const text = await res.text().catch(() => '');
-    return { status: res.status, text, retryAfter: res.headers.get('retry-after') };
-  };
-}
-
-/** `signal` that also aborts after `timeoutMs`; without `AbortSignal.any` (some edge runtimes) by hand. */
-function withTimeout(signal: AbortSignal, timeoutMs: number): AbortSignal {
-  if (typeof AbortSignal.any === 'function' && typeof AbortSignal.timeout === 'function') {
-    return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
-  }
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
-  (timer as { unref?: () => void }).unref?.();
-  signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  return controller.signal;
-}
-
-interface HttpModule {
-  Agent: new (options: { keepAlive: boolean }) => Agent;
-  request(url: URL, options: RequestOptions, callback: (res: IncomingMessage) => void): import('node:http').ClientRequest;
-}
-
-/** Most characters of an error response kept for the log. */
-const ERROR_TEXT_MAX = 1000;
-
-/** Redirects followed (307 and 308 within the same origin, as `fetch` would keep the credentials). */
-const MAX_REDIRECTS = 5;
-
-/**
- * POST with `node:http` (or `node:https`) over a keep-alive connection, or undefined when it is
- * not there (not Node.js, or a URL that is neither http nor https). The module comes from
- * `process.getBuiltinModule`, so edge bundles never see a Node import. Idle connections do not
- * keep the process alive (Node's agent unrefs free sockets).
- */
-function nodePost(url: string, headers: Record<string, string>): Post | undefined {
-  if (!isNodeRuntime()) return undefined;
-  let target: URL;
-  let http: HttpModule | undefined;
-  try {
-    target = new URL(url);
-    const id = target.protocol === 'https:' ? 'node:https' : target.protocol === 'http:' ? 'node:http' : undefined;
-    const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    http = id ? (p?.getBuiltinModule?.(id) as HttpModule | undefined) : undefined;
-  } catch {
-    return undefined;
-  }
-  if (!http) return undefined;
-  const mod = http;
-  const agent = new mod.Agent({ keepAlive: true });
-  const base = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-length'));
-  const once = (to: URL, body: Uint8Array, timeoutMs: number, signal: AbortSignal) =>
-    new Promise<PostResult & { location?: string }>((resolve, reject) => {
-      let settled = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const settle = (err: Error | undefined, result?: PostResult & { location?: string }) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (err) reject(err);
-        else resolve(result!);
-      };
-      const req = mod.request(to, { method: 'POST', agent, headers: { ...base, 'Content-Length': String(body.byteLength) } }, (res) => {
-        const status = res.statusCode ?? 0;
-        const ok = status >= 200 && status < 300;
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          if (!ok && text.length < ERROR_TEXT_MAX) text += chunk;
-        });
-        res.on('end', () => {
-          const retryAfter = res.headers['retry-after'];
-          settle(undefined, {
-            status,
-            text,
-            retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
-            location: res.headers.location,
-          });
-        });
-        res.on('error', settle);
-        res.on('close', () => settle(new Error('connection closed before the response ended')));
-      });
-      req.on('error', settle);
-      const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-      req.on('close', () => signal.removeEventListener('abort', onAbort));
-      timer = setTimeout(() => req.destroy(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
-      (timer as { unref?: () => void }).unref?.();
-      req.end(body);
-    });
-  return async (body, timeoutMs, signal) => {
-    let to = target;
-    for (let hop = 0; ; hop++) {
-      const res = await once(to, body, timeoutMs, signal);
-      if ((res.status === 307 || res.status === 308) && res.location && hop < MAX_REDIRECTS) {
-        const next = new URL(res.location, to);
-        if (next.origin === target.origin) {
-          to = next;
-          continue;
-        }
-      }
-      return res;
-    }
-  };
 }
