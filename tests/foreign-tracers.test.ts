@@ -1,11 +1,13 @@
 /**
- * One obs tree whatever else traces the app. Each scenario runs tests/foreign-tracers/app.cjs (an
- * Express request with obsMiddleware, a LangChain chain, an AI SDK call and an obs observation)
- * in its own process after a real tracer setup was `--require`d: OpenTelemetry http + express
- * instrumentations, a plain NodeTracerProvider, Sentry 10 and 11 the default and the documented
- * way. The local obs server must receive one tree rooted at the request root, no framework span,
- * nothing orphaned; the app's own exporter must still receive its spans, and (by default) no obs
- * observation.
+ * One obs tree whatever else traces the app. Each scenario runs an app in its own process after a
+ * real tracer setup was `--require`d: tests/foreign-tracers/app.cjs (Express with obsMiddleware)
+ * next to OpenTelemetry http + express instrumentations, a plain NodeTracerProvider, Sentry 10 and
+ * 11 the default and the documented way; tests/foreign-tracers/nest-app.cjs (Nest 11 with
+ * ObsModule) next to http + express + nestjs-core on the Express platform and http +
+ * `@fastify/otel` on the Fastify platform. Every app does the same request: an obs observation
+ * around a LangChain chain and an AI SDK call (foreign-tracers/chat-work.cjs). The local obs
+ * server must receive one tree rooted at the request root, no framework span, nothing orphaned;
+ * the app's own exporter must still receive its spans, and (by default) no obs observation.
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -33,10 +35,10 @@ interface Result {
   appSpans: AppSpan[];
 }
 
-function runScenario(setup: string, env: Record<string, string>): Promise<Result> {
+function runScenario(setup: string, env: Record<string, string>, app = 'app.cjs'): Promise<Result> {
   return new Promise((resolve, reject) => {
     const flag = setup.endsWith('.mjs') ? '--import' : '--require';
-    const child = spawn(process.execPath, [flag, join(here, setup), join(here, 'app.cjs')], {
+    const child = spawn(process.execPath, [flag, join(here, setup), join(here, app)], {
       cwd: here,
       env: {
         ...process.env,
@@ -89,6 +91,32 @@ function assertOneTree(traceId: string, expectAi = true): DecodedSpan[] {
 
 const obsNames = ['POST /chat', 'answer', 'RunnableSequence', 'ChatPromptTemplate', 'FakeListChatModel', 'StrOutputParser'];
 
+/** Framework instrumentation scopes: OpenTelemetry's, and Fastify's own. */
+const isFramework = (scope: string) => scope.startsWith('@opentelemetry/instrumentation-') || scope === '@fastify/otel';
+
+const keepFrameworkSpans = JSON.stringify({ frameworkSpans: 'export', shareObservations: true });
+
+/**
+ * With `frameworkSpans: 'export'`: the framework spans reach obs, never as the parents of obs
+ * spans, nothing orphaned, the root linked to the framework span it ran under; with
+ * `shareObservations` the app's exporter gets the obs spans too. Returns the framework scopes exported.
+ */
+function assertFrameworkSpansKept(r: Result): string[] {
+  const all = server.spans().filter((s) => s.traceId === r.traceId);
+  const obsSpans = all.filter((s) => !isFramework(s.scope.name));
+  const framework = all.filter((s) => isFramework(s.scope.name));
+  expect(framework.length).toBeGreaterThanOrEqual(3);
+  const ids = new Set(all.map((s) => s.spanId));
+  for (const s of all) if (s.parentSpanId) expect(ids.has(s.parentSpanId), `parent of ${s.name}`).toBe(true);
+  const frameworkIds = new Set(framework.map((s) => s.spanId));
+  for (const s of obsSpans) expect(frameworkIds.has(s.parentSpanId ?? ''), s.name).toBe(false);
+  const roots = obsSpans.filter((s) => !s.parentSpanId);
+  expect(roots.map((s) => s.name)).toEqual(['POST /chat']);
+  expect(frameworkIds.has(roots[0]!.links[0]!.spanId)).toBe(true);
+  expect(r.appSpans.map((s) => s.name)).toEqual(expect.arrayContaining(obsNames));
+  return [...new Set(framework.map((s) => s.scope.name))].sort();
+}
+
 describe('one obs tree next to other tracers', () => {
   it('OpenTelemetry http + express instrumentations: framework spans skipped, the root re-rooted with a link, app exporter intact', async () => {
     server.reset();
@@ -113,21 +141,8 @@ describe('one obs tree next to other tracers', () => {
 
   it('frameworkSpans: "export" and shareObservations: the framework spans reach obs, never as obs parents; the app exporter gets obs spans', async () => {
     server.reset();
-    const r = await runScenario('otel-setup.cjs', {
-      OBS_INIT_OPTIONS: JSON.stringify({ frameworkSpans: 'export', shareObservations: true }),
-    });
-    const all = server.spans().filter((s) => s.traceId === r.traceId);
-    const obsSpans = all.filter((s) => !s.scope.name.startsWith('@opentelemetry/instrumentation-'));
-    const framework = all.filter((s) => s.scope.name.startsWith('@opentelemetry/instrumentation-'));
-    expect(framework.length).toBeGreaterThanOrEqual(3);
-    const ids = new Set(all.map((s) => s.spanId));
-    for (const s of all) if (s.parentSpanId) expect(ids.has(s.parentSpanId), `parent of ${s.name}`).toBe(true);
-    const frameworkIds = new Set(framework.map((s) => s.spanId));
-    for (const s of obsSpans) expect(frameworkIds.has(s.parentSpanId ?? ''), s.name).toBe(false);
-    const root = obsSpans.find((s) => s.name === 'POST /chat')!;
-    expect(root.parentSpanId).toBeUndefined();
-    expect(frameworkIds.has(root.links[0]!.spanId)).toBe(true);
-    expect(r.appSpans.map((s) => s.name)).toEqual(expect.arrayContaining(obsNames));
+    const r = await runScenario('otel-setup.cjs', { OBS_INIT_OPTIONS: keepFrameworkSpans });
+    expect(assertFrameworkSpansKept(r)).toEqual(['@opentelemetry/instrumentation-express', '@opentelemetry/instrumentation-http']);
   });
 
   it('a plain NodeTracerProvider registered first: one tree, the app exporter keeps its own spans only', async () => {
@@ -166,5 +181,70 @@ describe('one obs tree next to other tracers', () => {
         }
       });
     }
+  }
+});
+
+describe('one obs tree in a Nest 11 app next to OpenTelemetry instrumentations', () => {
+  const appScope = (r: Result, scope: string) => r.appSpans.filter((s) => s.scope === scope);
+
+  it('Express platform, http + express + nestjs-core instrumentations: Nest spans skipped, the root re-rooted with a link, app exporter intact', async () => {
+    server.reset();
+    const r = await runScenario('otel-setup.cjs', { OTEL_INSTRUMENTATIONS: 'http,express,nestjs' }, 'nest-app.cjs');
+    expect(r.body.answer).toBe('Refund approved. Hello there');
+    expect(r.mode).toBe('attached');
+    const spans = assertOneTree(r.traceId);
+    // Nothing else: not the Nest spans of the request, not "Create Nest App" at start-up.
+    expect(server.spans().length).toBe(spans.length);
+    // The nestjs-core instrumentation was active: the app's exporter got its spans.
+    const nest = appScope(r, '@opentelemetry/instrumentation-nestjs-core');
+    expect(nest.map((s) => s.name).sort()).toEqual(['ChatController.chat', 'Create Nest App', 'chat']);
+    expect(appScope(r, '@opentelemetry/instrumentation-http').map((s) => s.name)).toEqual(['POST /chat']);
+    // The root ran under express's layer of Nest's middleware; the @Observe span under Nest's handler span.
+    const byName = (name: string) => spans.find((s) => s.name === name)!;
+    const nestMiddleware = appScope(r, '@opentelemetry/instrumentation-express').find((s) => s.name === 'middleware - handler')!;
+    expect(byName('POST /chat').links.map((l) => l.spanId)).toEqual([nestMiddleware.spanId]);
+    expect(byName('answer').links.map((l) => l.spanId)).toEqual([nest.find((s) => s.name === 'chat')!.spanId]);
+    expect(appScope(r, 'obs-sdk')).toEqual([]);
+  });
+
+  it('Fastify platform, http + @fastify/otel instrumentations: Fastify spans skipped, the root re-rooted with a link, app exporter intact', async () => {
+    server.reset();
+    const r = await runScenario('otel-setup.cjs', { OTEL_INSTRUMENTATIONS: 'http,fastify', NEST_PLATFORM: 'fastify' }, 'nest-app.cjs');
+    expect(r.body.answer).toBe('Refund approved. Hello there');
+    expect(r.mode).toBe('attached');
+    const spans = assertOneTree(r.traceId);
+    expect(server.spans().length).toBe(spans.length);
+    // @fastify/otel was active: its request span under the http span, its hooks' and handler's spans under it.
+    const http = appScope(r, '@opentelemetry/instrumentation-http');
+    expect(http.map((s) => s.name)).toEqual(['POST /chat']);
+    const fastify = appScope(r, '@fastify/otel');
+    const request = fastify.filter((s) => s.name === 'request');
+    expect(request.map((s) => s.parentSpanId)).toEqual([http[0]!.spanId]);
+    expect(fastify.filter((s) => s.name.startsWith('handler - ')).length).toBe(1);
+    for (const s of fastify.filter((s) => s !== request[0])) expect(s.parentSpanId, s.name).toBe(request[0]!.spanId);
+    // Nest's middleware (where the root starts) runs in middie's onRequest hook.
+    const middie = fastify.find((s) => s.name === 'onRequest - runMiddie')!;
+    expect(spans.find((s) => s.name === 'POST /chat')!.links.map((l) => l.spanId)).toEqual([middie.spanId]);
+    expect(appScope(r, 'obs-sdk')).toEqual([]);
+  });
+
+  for (const [platform, instrumentations, scopes] of [
+    [
+      'express',
+      'http,express,nestjs',
+      ['@opentelemetry/instrumentation-express', '@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-nestjs-core'],
+    ],
+    ['fastify', 'http,fastify', ['@fastify/otel', '@opentelemetry/instrumentation-http']],
+  ] as const) {
+    it(`${platform} platform, frameworkSpans: "export": the framework spans reach obs, never as obs parents, nothing orphaned`, async () => {
+      server.reset();
+      const r = await runScenario(
+        'otel-setup.cjs',
+        { OTEL_INSTRUMENTATIONS: instrumentations, NEST_PLATFORM: platform, OBS_INIT_OPTIONS: keepFrameworkSpans },
+        'nest-app.cjs',
+      );
+      expect(r.body.answer).toBe('Refund approved. Hello there');
+      expect(assertFrameworkSpansKept(r)).toEqual(scopes);
+    });
   }
 });
