@@ -8,6 +8,17 @@ const sent = [];
 const transport = () => ({
   send: async (envelope) => {
     for (const [header, item] of envelope[1]) {
+      // Sentry 11 streams spans (`span` items, each a list) instead of sending transactions.
+      if (header.type === 'span') {
+        for (const s of item.items ?? [])
+          sent.push({
+            name: s.name,
+            spanId: s.span_id,
+            parentSpanId: s.parent_span_id,
+            scope: s.is_segment ? 'segment' : (s.attributes?.['sentry.origin']?.value ?? ''),
+          });
+        continue;
+      }
       if (header.type !== 'transaction') continue;
       sent.push({
         name: item.transaction,
