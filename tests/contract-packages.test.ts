@@ -5,22 +5,12 @@
  */
 import * as obsClient from '@obs/client';
 import * as core from '@obs/core';
-import { startObsServer, type ObsServer } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
 import * as otel from '@obs/otel';
 import * as tracing from '@obs/tracing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-let server: ObsServer;
-let obs: otel.ObsHandle;
-
-beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-  obs = otel.initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushOnExit: false });
-});
-afterAll(async () => {
-  await obs?.shutdown();
-  await server?.close();
-});
+const local = useObsServer({ reset: false, init: (c) => otel.initObs({ ...c, flushOnExit: false }) });
 
 describe('contract package names', () => {
   it.each([
@@ -34,7 +24,7 @@ describe('contract package names', () => {
   });
 
   it('@obs/tracing and @obs/core spans share one context and one processor: one tree on the server', async () => {
-    expect(core.getObsHandle()).toBe(obs);
+    expect(core.getObsHandle()).toBe(local.handle);
     let traceId = '';
     await tracing.startActiveObservation('outer-from-tracing', async (outer) => {
       traceId = outer.traceId;
@@ -44,8 +34,8 @@ describe('contract package names', () => {
         tracing.startObservation('leaf-from-tracing').end();
       });
     });
-    await obs.flush();
-    const spans = server.spansByTrace(traceId);
+    await local.handle.flush();
+    const spans = local.server.spansByTrace(traceId);
     const byName = new Map(spans.map((s) => [s.name, s]));
     expect(spans).toHaveLength(4);
     const outer = byName.get('outer-from-tracing')!;
@@ -56,10 +46,14 @@ describe('contract package names', () => {
   });
 
   it('an ObsClient from @obs/client delivers scores to the same server', async () => {
-    const client = new obsClient.ObsClient({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey });
+    const client = new obsClient.ObsClient({
+      baseUrl: local.server.url,
+      publicKey: local.server.publicKey,
+      secretKey: local.server.secretKey,
+    });
     client.score.create({ id: 'contract-score-1', traceId: 'a'.repeat(32), name: 'quality', value: 1 });
     await client.flush();
-    expect(server.scores.map((s) => s.id)).toContain('contract-score-1');
+    expect(local.server.scores.map((s) => s.id)).toContain('contract-score-1');
     await client.shutdown();
   });
 });

@@ -6,26 +6,16 @@
 import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { StringOutputParser } from '@langchain/core/output_parsers';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
-import { initObs, type ObsHandle } from '@obs/core';
+import { initObs } from '@obs/core';
 import { CallbackHandler } from '@obs/langchain';
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useObsServer } from '@obs/local-server/testing';
+import { describe, expect, it } from 'vitest';
 
-let server: ObsServer;
-let obs: ObsHandle;
-
-beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-  obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 0.05, flushOnExit: false });
-});
-afterAll(async () => {
-  await obs?.shutdown();
-  await server?.close();
-});
+const local = useObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
 
 describe('an experiment whose task is a LangChain chain', () => {
   it('nests each chain run under its item root and scores items and run', async () => {
-    const client = obs.client;
+    const client = local.handle.client;
     await client.api.datasets.create({ name: 'capitals' });
     const rows = [
       ['France', 'Paris'],
@@ -65,7 +55,7 @@ describe('an experiment whose task is a LangChain chain', () => {
 
     expect(result.itemResults.map((r) => r.output)).toEqual(['Paris', 'Tokyo', 'Lima', 'Valparaiso']);
     for (const r of result.itemResults) {
-      const spans = server.spansByTrace(r.traceId);
+      const spans = local.server.spansByTrace(r.traceId);
       const root = spans.find((s) => s.name === 'experiment-item-run')!;
       expect(root.attributes['obs.experiment.dataset.id']).toBe(dataset.id);
       expect(root.attributes['obs.experiment.item.id']).toBe(r.item.id);
@@ -78,11 +68,11 @@ describe('an experiment whose task is a LangChain chain', () => {
       expect(generation!.attributes['obs.observation.input']).toContain(`Capital of ${(r.item.input as { country: string }).country}?`);
       expect(spans.every((s) => s === root || s.parentSpanId !== undefined)).toBe(true);
     }
-    expect(server.scores.filter((s) => s['name'] === 'exact')).toHaveLength(4);
-    expect(server.scores.filter((s) => s['datasetRunId'] === result.experimentId)).toEqual([
+    expect(local.server.scores.filter((s) => s['name'] === 'exact')).toHaveLength(4);
+    expect(local.server.scores.filter((s) => s['datasetRunId'] === result.experimentId)).toEqual([
       expect.objectContaining({ name: 'accuracy', value: 0.75 }),
     ]);
-    expect(server.requests.filter((r) => r.path.includes('dataset-run-items'))).toHaveLength(0);
+    expect(local.server.requests.filter((r) => r.path.includes('dataset-run-items'))).toHaveLength(0);
     expect(result.format()).toContain('exact: avg 0.75 over 4 item(s)');
   });
 });

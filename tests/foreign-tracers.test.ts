@@ -12,16 +12,12 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DecodedSpan } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
+import { describe, expect, it } from 'vitest';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), 'foreign-tracers');
-let server: ObsServer;
-beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-});
-afterAll(async () => server?.close());
-
+const local = useObsServer({ reset: false });
 interface AppSpan {
   name: string;
   scope: string;
@@ -42,9 +38,9 @@ function runScenario(setup: string, env: Record<string, string>, app = 'app.cjs'
       cwd: here,
       env: {
         ...process.env,
-        OBS_BASE_URL: server.url,
-        OBS_PUBLIC_KEY: server.publicKey,
-        OBS_SECRET_KEY: server.secretKey,
+        OBS_BASE_URL: local.server.url,
+        OBS_PUBLIC_KEY: local.server.publicKey,
+        OBS_SECRET_KEY: local.server.secretKey,
         OBS_LOG_LEVEL: 'warn',
         ...env,
       },
@@ -63,7 +59,7 @@ function runScenario(setup: string, env: Record<string, string>, app = 'app.cjs'
 
 /** Asserts the one obs tree of the request and returns its spans. */
 function assertOneTree(traceId: string, expectAi = true): DecodedSpan[] {
-  const spans = server.spans().filter((s) => s.traceId === traceId);
+  const spans = local.server.spans().filter((s) => s.traceId === traceId);
   const ids = new Set(spans.map((s) => s.spanId));
   expect(ids.size, 'no duplicate span').toBe(spans.length);
   const roots = spans.filter((s) => !s.parentSpanId);
@@ -102,7 +98,7 @@ const keepFrameworkSpans = JSON.stringify({ frameworkSpans: 'export', shareObser
  * `shareObservations` the app's exporter gets the obs spans too. Returns the framework scopes exported.
  */
 function assertFrameworkSpansKept(r: Result): string[] {
-  const all = server.spans().filter((s) => s.traceId === r.traceId);
+  const all = local.server.spans().filter((s) => s.traceId === r.traceId);
   const obsSpans = all.filter((s) => !isFramework(s.scope.name));
   const framework = all.filter((s) => isFramework(s.scope.name));
   expect(framework.length).toBeGreaterThanOrEqual(3);
@@ -119,7 +115,7 @@ function assertFrameworkSpansKept(r: Result): string[] {
 
 describe('one obs tree next to other tracers', () => {
   it('OpenTelemetry http + express instrumentations: framework spans skipped, the root re-rooted with a link, app exporter intact', async () => {
-    server.reset();
+    local.server.reset();
     const r = await runScenario('otel-setup.cjs', {});
     expect(r.body.answer).toBe('Refund approved. Hello there');
     expect(r.mode).toBe('attached');
@@ -136,17 +132,17 @@ describe('one obs tree next to other tracers', () => {
       'request handler',
     ]);
     expect(r.appSpans.filter((s) => s.scope === 'obs-sdk')).toEqual([]);
-    expect(server.spans().length).toBe(spans.length);
+    expect(local.server.spans().length).toBe(spans.length);
   });
 
   it('frameworkSpans: "export" and shareObservations: the framework spans reach obs, never as obs parents; the app exporter gets obs spans', async () => {
-    server.reset();
+    local.server.reset();
     const r = await runScenario('otel-setup.cjs', { OBS_INIT_OPTIONS: keepFrameworkSpans });
     expect(assertFrameworkSpansKept(r)).toEqual(['@opentelemetry/instrumentation-express', '@opentelemetry/instrumentation-http']);
   });
 
   it('a plain NodeTracerProvider registered first: one tree, the app exporter keeps its own spans only', async () => {
-    server.reset();
+    local.server.reset();
     const r = await runScenario('otel-setup.cjs', { OTEL_SCENARIO: 'plain' });
     expect(r.mode).toBe('attached');
     assertOneTree(r.traceId);
@@ -161,13 +157,13 @@ describe('one obs tree next to other tracers', () => {
   ] as const) {
     for (const way of ['default', 'documented'] as const) {
       it(`Sentry ${major}, initialised the ${way} way: one tree, Sentry keeps working`, async () => {
-        server.reset();
+        local.server.reset();
         const r = await runScenario('sentry-setup.mjs', { SENTRY_PACKAGE: pkg, SENTRY_WAY: way });
         expect(r.body.answer).toBe('Refund approved. Hello there');
         // Sentry 10 initialised the default way keeps its provider closed: obs runs isolated, and
         // the AI SDK's spans started inside obs work are bridged to obs's provider; either way one tree.
         const spans = assertOneTree(r.traceId);
-        expect(server.spans().length).toBe(spans.length);
+        expect(local.server.spans().length).toBe(spans.length);
         expect(r.appSpans.filter((s) => obsNames.slice(1).includes(s.name))).toEqual([]);
         if (major === '10') {
           // Sentry 10 traces through OpenTelemetry: obs runs next to it and Sentry still sends its transaction.
@@ -190,13 +186,13 @@ describe('one obs tree in a Nest 11 app next to OpenTelemetry instrumentations',
   const appScope = (r: Result, scope: string) => r.appSpans.filter((s) => s.scope === scope);
 
   it('Express platform, http + express + nestjs-core instrumentations: Nest spans skipped, the root re-rooted with a link, app exporter intact', async () => {
-    server.reset();
+    local.server.reset();
     const r = await runScenario('otel-setup.cjs', { OTEL_INSTRUMENTATIONS: 'http,express,nestjs' }, 'nest-app.cjs');
     expect(r.body.answer).toBe('Refund approved. Hello there');
     expect(r.mode).toBe('attached');
     const spans = assertOneTree(r.traceId);
     // Nothing else: not the Nest spans of the request, not "Create Nest App" at start-up.
-    expect(server.spans().length).toBe(spans.length);
+    expect(local.server.spans().length).toBe(spans.length);
     // The nestjs-core instrumentation was active: the app's exporter got its spans.
     const nest = appScope(r, '@opentelemetry/instrumentation-nestjs-core');
     expect(nest.map((s) => s.name).sort()).toEqual(['ChatController.chat', 'Create Nest App', 'chat']);
@@ -210,12 +206,12 @@ describe('one obs tree in a Nest 11 app next to OpenTelemetry instrumentations',
   });
 
   it('Fastify platform, http + @fastify/otel instrumentations: Fastify spans skipped, the root re-rooted with a link, app exporter intact', async () => {
-    server.reset();
+    local.server.reset();
     const r = await runScenario('otel-setup.cjs', { OTEL_INSTRUMENTATIONS: 'http,fastify', NEST_PLATFORM: 'fastify' }, 'nest-app.cjs');
     expect(r.body.answer).toBe('Refund approved. Hello there');
     expect(r.mode).toBe('attached');
     const spans = assertOneTree(r.traceId);
-    expect(server.spans().length).toBe(spans.length);
+    expect(local.server.spans().length).toBe(spans.length);
     // @fastify/otel was active: its request span under the http span, its hooks' and handler's spans under it.
     const http = appScope(r, '@opentelemetry/instrumentation-http');
     expect(http.map((s) => s.name)).toEqual(['POST /chat']);
@@ -239,7 +235,7 @@ describe('one obs tree in a Nest 11 app next to OpenTelemetry instrumentations',
     ['fastify', 'http,fastify', ['@fastify/otel', '@opentelemetry/instrumentation-http']],
   ] as const) {
     it(`${platform} platform, frameworkSpans: "export": the framework spans reach obs, never as obs parents, nothing orphaned`, async () => {
-      server.reset();
+      local.server.reset();
       const r = await runScenario(
         'otel-setup.cjs',
         { OTEL_INSTRUMENTATIONS: instrumentations, NEST_PLATFORM: platform, OBS_INIT_OPTIONS: keepFrameworkSpans },

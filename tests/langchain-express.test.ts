@@ -5,25 +5,16 @@
 import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { StringOutputParser } from '@langchain/core/output_parsers';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
-import { initObs, type ObsHandle } from '@obs/core';
+import { initObs } from '@obs/core';
 import { obsErrorHandler, obsMiddleware } from '@obs/express';
 import { CallbackHandler } from '@obs/langchain';
-import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
+import type { DecodedSpan } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
 import express from 'express';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-let server: ObsServer;
-let obs: ObsHandle;
-
-beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-  obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 0.05, flushOnExit: false });
-});
-afterAll(async () => {
-  await obs?.shutdown();
-  await server?.close();
-});
+const local = useObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
 
 function app(handler: CallbackHandler) {
   const chain = ChatPromptTemplate.fromMessages([['human', 'Answer ticket {id}: {question}']])
@@ -45,7 +36,7 @@ const attr = (s: DecodedSpan | undefined, k: string) => s?.attributes[k];
 describe('@obs/langchain inside an @obs/express request', () => {
   it('each request’s chain nests under its own root observation and carries identify()’s user, 4 concurrent requests', async () => {
     for (const background of [false, true]) {
-      server.reset();
+      local.server.reset();
       const handler = new CallbackHandler({ sessionId: 'support-session', background });
       const a = app(handler);
       const responses = await Promise.all(
@@ -58,7 +49,7 @@ describe('@obs/langchain inside an @obs/express request', () => {
       );
       for (const r of responses) expect(r.body).toEqual({ answer: 'Refund approved.' });
       await handler.flush();
-      const spans = server.spans();
+      const spans = local.server.spans();
 
       for (const [idx, r] of responses.entries()) {
         const i = idx + 1;

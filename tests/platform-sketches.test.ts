@@ -6,26 +6,17 @@
  * identify's user on every span, children nested, the trace-id header, the error/status rule, and
  * ignored health checks.
  */
-import { initObs, startActiveObservation, type ObsHandle } from '@obs/core';
-import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
+import { initObs, startActiveObservation } from '@obs/core';
+import type { DecodedSpan } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { obsFastify } from './platform-sketches/fastify-adapter.js';
 import { obsHono } from './platform-sketches/hono-adapter.js';
 
-let server: ObsServer;
-let obs: ObsHandle;
-beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-  obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 0.05, flushOnExit: false });
-});
-afterAll(async () => {
-  await obs?.shutdown();
-  await server?.close();
-});
-beforeEach(() => server.reset());
+const local = useObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
 
 const answer = (message: string) =>
   startActiveObservation('answer', async (o) => {
@@ -86,9 +77,9 @@ async function trace(res: Response, spans: number): Promise<{ root: DecodedSpan;
   if (!res.bodyUsed) await res.text();
   const traceId = res.headers.get('x-obs-trace-id');
   expect(traceId, 'x-obs-trace-id').toMatch(/^[0-9a-f]{32}$/);
-  await obs.flush();
-  const all = await server.waitFor(() => {
-    const s = server.spansByTrace(traceId!);
+  await local.handle.flush();
+  const all = await local.server.waitFor(() => {
+    const s = local.server.spansByTrace(traceId!);
     return s.length >= spans ? s : undefined;
   });
   expect(all).toHaveLength(spans);
@@ -146,7 +137,7 @@ describe.each(platforms)('$name', (platform) => {
     const res = await app.fetch('/health');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-obs-trace-id')).toBeNull();
-    await obs.flush();
-    expect(server.spans()).toHaveLength(0);
+    await local.handle.flush();
+    expect(local.server.spans()).toHaveLength(0);
   });
 });

@@ -7,22 +7,19 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { initObs, propagateAttributes, startActiveObservation, startObservation, type ObsHandle } from '@obs/core';
-import { startObsServer, type ObsServer } from '@obs/local-server';
+import { initObs, propagateAttributes, startActiveObservation, startObservation } from '@obs/core';
+import { useObsServer } from '@obs/local-server/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
 const OUT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-output');
 
-let server: ObsServer;
-let obs: ObsHandle;
+const local = useObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-  obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 0.05, flushOnExit: false });
   if (!CHROMIUM) return;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -42,8 +39,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await obs?.shutdown();
-  await server?.close();
 });
 
 /** A chat turn as an app would trace it: a request root, an agent, a tool, a generation with messages. */
@@ -82,14 +77,14 @@ async function chatTurn(user: string, session: string, question: string, answer:
       root.update({ output: { answer } });
     }),
   );
-  obs.client.score.create({ traceId, name: 'helpful', value: 1 });
-  await obs.flush();
+  local.handle.client.score.create({ traceId, name: 'helpful', value: 1 });
+  await local.handle.flush();
   return traceId;
 }
 
 describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
   it('lists a new trace without a reload, opens its tree with the generation messages, filters, sessions; writes a screenshot', async () => {
-    await page.goto(server.url);
+    await page.goto(local.server.url);
     await page.waitForSelector('.live.on');
     expect(await page.textContent('main')).toContain('No traces yet');
 
@@ -141,7 +136,7 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
 
     // The session reads as a conversation.
     await chatTurn('user-7', 'chat-1', 'And order 43?', 'That one arrives tomorrow.');
-    await page.goto(`${server.url}/#/session/chat-1`);
+    await page.goto(`${local.server.url}/#/session/chat-1`);
     await page.waitForFunction(() => document.querySelectorAll('.turn').length === 2);
     const turns = await page.$$eval('.turn', (els) => els.map((e) => e.textContent ?? ''));
     expect(turns[0]).toContain('Where is my order 42?');
@@ -154,12 +149,12 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
         for (let j = 0; j < 100; j++) startObservation(`bulk-${i}-${j}`).end();
       });
     }
-    await obs.flush();
-    const res = await fetch(`${server.url}/viewer-api/traces?limit=200`);
+    await local.handle.flush();
+    const res = await fetch(`${local.server.url}/viewer-api/traces?limit=200`);
     const body = (await res.json()) as { data: unknown[]; total: number };
     expect(body.total).toBeGreaterThanOrEqual(10_000);
     expect(body.data).toHaveLength(200);
-    await page.goto(server.url);
+    await page.goto(local.server.url);
     await page.waitForSelector('tr.row');
     expect(Number((await page.textContent('#trace-count'))?.split(' ')[0])).toBeGreaterThanOrEqual(10_000);
   });

@@ -3,10 +3,11 @@
  * vitest file runs in its own process), and Express 4 and 5 to parameterise the suites over.
  */
 import { initObs, type ObsHandle } from '@obs/core';
-import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
+import type { DecodedSpan } from '@obs/local-server';
+import { useObsServer, type ObsConnection, type ObsServerFixture } from '@obs/local-server/testing';
 import express5 from 'express';
 import express4 from 'express4';
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 
 export type Express = typeof express5;
 
@@ -16,31 +17,13 @@ export const EXPRESS_VERSIONS: Array<{ name: string; major: 4 | 5; express: Expr
   { name: 'Express 4', major: 4, express: express4 },
 ];
 
-export interface Harness {
-  server: ObsServer;
-  obs: ObsHandle;
-}
+/** The fixture of these tests: `useObsServer` with tracing initialised against the server. */
+export type Harness = ObsServerFixture<ObsHandle>;
 
-/** Starts the local server and tracing for this file; resets the server between tests. */
-export function useObs(): Harness {
-  const h = {} as Harness;
-  beforeAll(async () => {
-    h.server = await startObsServer({ quiet: true });
-    h.obs = initObs({
-      baseUrl: h.server.url,
-      publicKey: h.server.publicKey,
-      secretKey: h.server.secretKey,
-      flushInterval: 0.05,
-      flushOnExit: false,
-    });
-  });
-  afterAll(async () => {
-    await h.obs?.shutdown();
-    await h.server?.close();
-  });
-  beforeEach(() => h.server?.reset());
-  return h;
-}
+/** Tracing against the fixture's server, with a short flush interval and no exit hooks. */
+export const initTestObs = (c: ObsConnection): ObsHandle => initObs({ ...c, flushInterval: 0.05, flushOnExit: false });
+
+export { useObsServer };
 
 /** A request's root observation: the SERVER span the middleware made. */
 export function rootOf(spans: DecodedSpan[]): DecodedSpan | undefined {
@@ -63,7 +46,7 @@ export async function traceOf(
 
 /** Waits until the trace's root (and `expectMore` other spans) reached the server. */
 export async function waitForTrace(h: Harness, traceId: string, expectMore = 0): Promise<{ root: DecodedSpan; spans: DecodedSpan[] }> {
-  await h.obs.flush();
+  await h.handle.flush();
   const spans = await h.server.waitFor(
     () => {
       const s = h.server.spansByTrace(traceId);

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { getRequestObservation, obsMiddleware, type ObsExpressOptions } from '../src/index.js';
-import { EXPRESS_VERSIONS, rootNames, traceOf, useObs, waitForTrace, type Express } from './harness.js';
+import { EXPRESS_VERSIONS, rootNames, traceOf, initTestObs, useObsServer, waitForTrace, type Express } from './harness.js';
 
-const h = useObs();
+const h = useObsServer({ init: initTestObs });
 
 function buildApp(express: Express, options?: ObsExpressOptions) {
   const app = express();
@@ -87,7 +87,7 @@ describe.each(EXPRESS_VERSIONS)('ignore, trace id header and aborts on $name', (
     const none = await request(buildApp(express, { traceIdHeader: false })).get('/chat');
     expect(none.headers['x-obs-trace-id']).toBeUndefined();
     // No header, but the request is still observed.
-    await h.obs.flush();
+    await h.handle.flush();
     await h.server.waitFor(() => (rootNames(h).includes('GET /chat') ? true : undefined), {
       timeoutMs: 5000,
       description: 'root of GET /chat',
@@ -163,7 +163,7 @@ describe.each(EXPRESS_VERSIONS)('ignore, trace id header and aborts on $name', (
       await new Promise((r) => setTimeout(r, 30));
       req.destroy();
       await handlerClosed;
-      await h.obs.flush();
+      await h.handle.flush();
       const root = await h.server.waitFor(() => h.server.spansByName('GET /slow')[0]);
       expect(root.attributes['obs.observation.metadata.cancelled']).toBe(true);
       expect(root.attributes['http.response.status_code']).toBeUndefined();

@@ -6,9 +6,9 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { obsMiddleware, UNMATCHED } from '../src/index.js';
-import { EXPRESS_VERSIONS, traceOf, useObs, type Express } from './harness.js';
+import { EXPRESS_VERSIONS, traceOf, initTestObs, useObsServer, type Express } from './harness.js';
 
-const h = useObs();
+const h = useObsServer({ init: initTestObs });
 
 function buildApp(express: Express, major: 4 | 5) {
   const app = express();

@@ -8,8 +8,9 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DecodedSpan } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rootOf } from './harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -17,17 +18,12 @@ const repoRoot = resolve(here, '../../..');
 /** Node 22 from the `node` devDependency; the test runner's own Node otherwise. */
 const node = existsSync(join(repoRoot, 'node_modules/.bin/node')) ? join(repoRoot, 'node_modules/.bin/node') : process.execPath;
 
-let server: ObsServer;
+const obs = useObsServer();
 beforeAll(async () => {
   // The child processes load the built package, as a user's app would: build it from src first.
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(node, [tsc, '-p', join(here, '../tsconfig.json')], { cwd: join(here, '..'), stdio: 'pipe' });
-  server = await startObsServer({ quiet: true });
 });
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
 
 interface Run {
   code: number | null;
@@ -46,9 +42,9 @@ function run(script: string, args: string[]): Promise<Run> {
         timeout: 20_000,
         env: {
           ...process.env,
-          OBS_BASE_URL: server.url,
-          OBS_PUBLIC_KEY: server.publicKey,
-          OBS_SECRET_KEY: server.secretKey,
+          OBS_BASE_URL: obs.server.url,
+          OBS_PUBLIC_KEY: obs.server.publicKey,
+          OBS_SECRET_KEY: obs.server.secretKey,
           // Nothing leaves on a timer: only the shutdown path can deliver the span.
           OBS_FLUSH_INTERVAL: '60',
           OBS_LOG_LEVEL: 'error',
@@ -68,7 +64,7 @@ function run(script: string, args: string[]): Promise<Run> {
 
 /** The trace's spans as the server has them now, waiting briefly in case the last export is in flight. */
 async function delivered(traceId: string): Promise<{ root: DecodedSpan; spans: DecodedSpan[] }> {
-  const spans = await server.waitFor(() => (rootOf(server.spansByTrace(traceId)) ? server.spansByTrace(traceId) : undefined), {
+  const spans = await obs.server.waitFor(() => (rootOf(obs.server.spansByTrace(traceId)) ? obs.server.spansByTrace(traceId) : undefined), {
     timeoutMs: 2000,
     description: `root of ${traceId}`,
   });

@@ -1,28 +1,16 @@
 /** Shared test setup: a real local obs server, obs initialised against it, span lookups. */
 import { awaitAllCallbacks } from '@langchain/core/callbacks/promises';
 import { initObs, type ObsHandle } from '@obs/core';
-import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { DecodedSpan } from '@obs/local-server';
+import { useObsServer, type ObsConnection, type ObsServerFixture } from '@obs/local-server/testing';
 
-export interface Harness {
-  server: ObsServer;
-  handle: ObsHandle;
-}
+/** The fixture of these tests: `useObsServer({ init: initTestObs })`. */
+export type Harness = ObsServerFixture<ObsHandle>;
 
-/** Starts the server and initObs once per file; resets spans before each test. */
-export function useObsServer(): Harness {
-  const h = {} as Harness;
-  beforeAll(async () => {
-    h.server = await startObsServer({ quiet: true });
-    h.handle = initObs({ baseUrl: h.server.url, publicKey: h.server.publicKey, secretKey: h.server.secretKey, flushInterval: 0.05 });
-  });
-  beforeEach(() => h.server.reset());
-  afterAll(async () => {
-    await h.handle?.shutdown();
-    await h.server?.close();
-  });
-  return h;
-}
+/** Tracing against the fixture's server, with a short flush interval. */
+export const initTestObs = (c: ObsConnection): ObsHandle => initObs({ ...c, flushInterval: 0.05 });
+
+export { useObsServer };
 
 /** Waits for LangChain's queued callbacks, then for every ended span to reach the server. */
 export async function settle(h: Harness): Promise<DecodedSpan[]> {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startObsServer, type ObsServer } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, sleep } from './support/harness.js';
 
@@ -13,12 +13,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const fixture = join(here, 'fixtures', 'cjs-app');
 const tsc = join(here, '..', '..', '..', 'node_modules', 'typescript', 'bin', 'tsc');
 
-let server: ObsServer;
+const obs = useObsServer();
 let workDir: string;
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
   // Inside the repo, so the app resolves @obs/nest and @nestjs/* from the workspace.
   workDir = await mkdtemp(join(here, '.tmp-cjs-'));
   await writeFile(join(workDir, 'package.json'), JSON.stringify({ type: 'commonjs' }));
@@ -40,7 +39,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await server.close();
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -50,7 +48,7 @@ describe('a CommonJS Nest app (Nest CLI tsconfig)', () => {
     expect(await readFile(main, 'utf8')).toContain('require("./app.module")');
     child = spawn(process.execPath, [main], {
       cwd: workDir,
-      env: { ...process.env, OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: server.publicKey, OBS_SECRET_KEY: server.secretKey },
+      env: { ...process.env, OBS_BASE_URL: obs.server.url, OBS_PUBLIC_KEY: obs.server.publicKey, OBS_SECRET_KEY: obs.server.secretKey },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -79,14 +77,14 @@ describe('a CommonJS Nest app (Nest CLI tsconfig)', () => {
       stderr: '',
     });
 
-    const item = server.spansByName('GET /cjs/items/:id');
+    const item = obs.server.spansByName('GET /cjs/items/:id');
     expect(item.map((s) => s.attributes['http.response.status_code']).sort()).toEqual([200, 404]);
     expect(item.every((s) => s.attributes['obs.observation.level'] === undefined)).toBe(true);
     const ok = item.find((s) => s.attributes['http.response.status_code'] === 200)!;
-    const trace = server.spansByTrace(ok.traceId);
+    const trace = obs.server.spansByTrace(ok.traceId);
     expect(trace.map((s) => s.name).sort()).toEqual(['GET /cjs/items/:id', 'ItemsService.find', 'summarise']);
     for (const span of trace) expect(span.attributes['user.id'], span.name).toBe('u-cjs');
-    expect(server.spansByName('GET /cjs/slow')).toHaveLength(1);
-    expect(server.spansByName('ItemsService.slow')).toHaveLength(1);
+    expect(obs.server.spansByName('GET /cjs/slow')).toHaveLength(1);
+    expect(obs.server.spansByName('ItemsService.slow')).toHaveLength(1);
   });
 });

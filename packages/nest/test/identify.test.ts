@@ -2,9 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatAppModule, identifyUser } from './fixtures/chat-app.js';
-import { only, platforms, rootOf, sleep, useObs } from './support/harness.js';
+import { only, platforms, rootOf, sleep, initTestObs, useObsServer } from './support/harness.js';
 
-const obs = useObs();
+const obs = useObsServer({ init: initTestObs });
 const identifyCalls: unknown[] = [];
 beforeEach(() => {
   identifyCalls.length = 0;

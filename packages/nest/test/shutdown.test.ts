@@ -1,7 +1,7 @@
 import { Controller, Get, Module, Param } from '@nestjs/common';
 import { getObsHandle } from '@obs/core';
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useObsServer } from '@obs/local-server/testing';
+import { describe, expect, it } from 'vitest';
 import { ObsModule, Observe } from '../src/index.js';
 import { getJson, platforms, sleep, urlOf } from './support/harness.js';
 
@@ -23,15 +23,7 @@ class JobsController {
   }
 }
 
-let server: ObsServer;
-
-beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const local = useObsServer();
 
 describe.each(platforms)('application shutdown ($name)', (platform) => {
   it('app.close() flushes every accepted span, including a request in flight, and shuts down the obs it started', async () => {
@@ -43,9 +35,9 @@ describe.each(platforms)('application shutdown ($name)', (platform) => {
           // No initObs before: the module initialises obs. A long interval and a large batch, so
           // only the shutdown flush can have sent the spans.
           obs: {
-            baseUrl: server.url,
-            publicKey: server.publicKey,
-            secretKey: server.secretKey,
+            baseUrl: local.server.url,
+            publicKey: local.server.publicKey,
+            secretKey: local.server.secretKey,
             flushInterval: 600,
             flushAt: 1000,
             flushOnExit: false,
@@ -64,13 +56,13 @@ describe.each(platforms)('application shutdown ($name)', (platform) => {
     for (const ms of [1, 2, 3]) expect(await getJson(`${base}/jobs/${ms}`)).toEqual({ done: ms });
     const inFlight = getJson(`${base}/jobs/300`);
     await sleep(50);
-    expect(server.spans()).toHaveLength(0);
+    expect(local.server.spans()).toHaveLength(0);
 
     await app.close();
     expect(await inFlight).toEqual({ done: 300 });
-    const roots = server.spansByName('GET /jobs/:ms');
+    const roots = local.server.spansByName('GET /jobs/:ms');
     expect(roots.map((s) => s.attributes['url.path']).sort()).toEqual(['/jobs/1', '/jobs/2', '/jobs/3', '/jobs/300']);
-    const steps = server.spansByName('Work.step');
+    const steps = local.server.spansByName('Work.step');
     expect(steps).toHaveLength(4);
     // Each step nests under its request's root.
     for (const step of steps) expect(roots.find((r) => r.spanId === step.parentSpanId)?.traceId).toBe(step.traceId);
@@ -79,7 +71,13 @@ describe.each(platforms)('application shutdown ($name)', (platform) => {
   });
 
   it('two apps sharing the obs an ObsModule started: the first to close only flushes, the last shuts it down', async () => {
-    const obs = { baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 600, flushOnExit: false };
+    const obs = {
+      baseUrl: local.server.url,
+      publicKey: local.server.publicKey,
+      secretKey: local.server.secretKey,
+      flushInterval: 600,
+      flushOnExit: false,
+    };
     const make = async () => {
       @Module({ imports: [ObsModule.forRoot({ obs })], controllers: [JobsController] })
       class SharedAppModule {}
@@ -94,12 +92,12 @@ describe.each(platforms)('application shutdown ($name)', (platform) => {
 
     await getJson(`${first.base}/jobs/1`);
     await first.app.close();
-    expect(server.spansByName('GET /jobs/:ms')).toHaveLength(1);
+    expect(local.server.spansByName('GET /jobs/:ms')).toHaveLength(1);
     expect(getObsHandle()).toBe(handle);
 
     await getJson(`${second.base}/jobs/2`);
     await second.app.close();
-    expect(server.spansByName('GET /jobs/:ms').map((s) => s.attributes['url.path'])).toEqual(['/jobs/1', '/jobs/2']);
+    expect(local.server.spansByName('GET /jobs/:ms').map((s) => s.attributes['url.path'])).toEqual(['/jobs/1', '/jobs/2']);
     expect(getObsHandle()).toBeUndefined();
   });
 });

@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { DecodedSpan } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EXAMPLE_DIR, expectWholeTrace, nextEnv, startNext } from './harness.js';
 
-let server: ObsServer;
+const local = useObsServer();
 let app: Awaited<ReturnType<typeof startNext>>;
 
 beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
   app = await startNext(
     nextEnv({
-      OBS_BASE_URL: server.url,
-      OBS_PUBLIC_KEY: server.publicKey,
-      OBS_SECRET_KEY: server.secretKey,
+      OBS_BASE_URL: local.server.url,
+      OBS_PUBLIC_KEY: local.server.publicKey,
+      OBS_SECRET_KEY: local.server.secretKey,
       // No timer-driven export: whatever arrives was flushed by the request itself (after()/waitUntil),
       // as on a serverless platform that freezes the function once it has responded.
       OBS_FLUSH_INTERVAL: '3600',
@@ -23,15 +23,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  await server?.close();
 });
-
-beforeEach(() => server.reset());
 
 /** Waits for the spans of one trace (at least `count`), flushed by the app on its own. */
 async function traceOf(traceId: string, count: number): Promise<DecodedSpan[]> {
-  await server.waitFor(() => server.spansByTrace(traceId).length >= count, { timeoutMs: 10_000 });
-  return server.spansByTrace(traceId);
+  await local.server.waitFor(() => local.server.spansByTrace(traceId).length >= count, { timeoutMs: 10_000 });
+  return local.server.spansByTrace(traceId);
 }
 
 function byName(spans: DecodedSpan[], name: string): DecodedSpan {
@@ -167,8 +164,8 @@ describe('route handler wrapped with withObs (Node.js runtime)', () => {
       body: 'reason=quota&token=abc',
     });
     expect(res.status).toBe(500);
-    await server.waitFor(() => server.spansByName('POST /api/boom').length > 0, { timeoutMs: 10_000 });
-    const [root] = server.spansByName('POST /api/boom');
+    await local.server.waitFor(() => local.server.spansByName('POST /api/boom').length > 0, { timeoutMs: 10_000 });
+    const [root] = local.server.spansByName('POST /api/boom');
     expect(root!.attributes).toMatchObject({
       'obs.observation.level': 'ERROR',
       'obs.observation.status_message': 'model provider unavailable: unknown',
@@ -179,7 +176,7 @@ describe('route handler wrapped with withObs (Node.js runtime)', () => {
     expect(JSON.parse(String(root!.attributes['obs.observation.input']))).toEqual({ reason: 'quota', token: '[REDACTED]' });
     // onRequestError ran too (Next awaits it before answering) and must not have added a second observation.
     await new Promise((r) => setTimeout(r, 300));
-    expect(server.spansByTrace(root!.traceId)).toHaveLength(1);
+    expect(local.server.spansByTrace(root!.traceId)).toHaveLength(1);
   });
 });
 
@@ -192,9 +189,9 @@ describe('Vercel AI SDK inside a route handler', () => {
     });
     expect(await res.json()).toEqual({ answer: 'Lisbon is the capital of Portugal.' });
     const traceId = res.headers.get('x-obs-trace-id')!;
-    const spans = await server.waitFor(
+    const spans = await local.server.waitFor(
       () => {
-        const s = server.spansByTrace(traceId);
+        const s = local.server.spansByTrace(traceId);
         return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/ai')
           ? s
           : undefined;
@@ -232,7 +229,7 @@ describe('edge runtime', () => {
     expect(JSON.parse(String(root.attributes['obs.observation.input']))).toEqual({ text: 'is it raining?' });
     expect(JSON.parse(String(root.attributes['obs.observation.output']))).toMatchObject({ kind: 'question' });
     for (const s of spans) expect(s.compressed, `${s.name} sent uncompressed`).toBe(false);
-    const exports = server.requests.filter((r) => r.path.endsWith('/otel/v1/traces'));
+    const exports = local.server.requests.filter((r) => r.path.endsWith('/otel/v1/traces'));
     expect(exports.some((r) => !r.headers['content-encoding'])).toBe(true);
     expect(expectWholeTrace(spans)).toEqual([]);
   });
@@ -242,8 +239,8 @@ describe('onRequestError', () => {
   it('records an unwrapped route handler error as an observation named after the route', async () => {
     const res = await fetch(`${app.url}/api/fail`);
     expect(res.status).toBe(500);
-    await server.waitFor(() => server.spansByName('GET /api/fail').length > 0, { timeoutMs: 10_000 });
-    const [span] = server.spansByName('GET /api/fail');
+    await local.server.waitFor(() => local.server.spansByName('GET /api/fail').length > 0, { timeoutMs: 10_000 });
+    const [span] = local.server.spansByName('GET /api/fail');
     expect(span!.attributes).toMatchObject({
       'obs.observation.level': 'ERROR',
       'obs.observation.status_message': 'unwrapped handler failed',
@@ -257,8 +254,8 @@ describe('onRequestError', () => {
   it('records a server component render error', async () => {
     const res = await fetch(`${app.url}/broken`);
     expect(res.status).toBe(500);
-    await server.waitFor(() => server.spansByName('GET /broken').length > 0, { timeoutMs: 10_000 });
-    const [span] = server.spansByName('GET /broken');
+    await local.server.waitFor(() => local.server.spansByName('GET /broken').length > 0, { timeoutMs: 10_000 });
+    const [span] = local.server.spansByName('GET /broken');
     expect(span!.attributes).toMatchObject({
       'obs.observation.level': 'ERROR',
       'obs.observation.status_message': 'server component failed to render',
@@ -274,14 +271,14 @@ describe('server components and server actions', () => {
     const res = await fetch(`${app.url}/report?topic=Nice`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Nice has about 400,000 people.');
-    await server.waitFor(() => server.spansByName('summarize').length > 0 && server.spansByName('lookup').length > 0, {
+    await local.server.waitFor(() => local.server.spansByName('summarize').length > 0 && local.server.spansByName('lookup').length > 0, {
       timeoutMs: 10_000,
     });
-    const [lookup] = server.spansByName('lookup');
-    const [summarize] = server.spansByName('summarize');
+    const [lookup] = local.server.spansByName('lookup');
+    const [summarize] = local.server.spansByName('summarize');
     expect(lookup!.traceId).toBe(summarize!.traceId);
     expect(lookup!.attributes['obs.observation.type']).toBe('retriever');
-    expect(expectWholeTrace(server.spansByTrace(lookup!.traceId))).toEqual([]);
+    expect(expectWholeTrace(local.server.spansByTrace(lookup!.traceId))).toEqual([]);
   });
 
   it("traces a server action's observe() with the model call nested under it", async () => {
@@ -297,8 +294,8 @@ describe('server components and server actions', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('The answer is 42.');
-    await server.waitFor(() => server.spansByName('answer-question').length > 0, { timeoutMs: 10_000 });
-    const [chain] = server.spansByName('answer-question');
+    await local.server.waitFor(() => local.server.spansByName('answer-question').length > 0, { timeoutMs: 10_000 });
+    const [chain] = local.server.spansByName('answer-question');
     const spans = await traceOf(chain!.traceId, 2);
     const generation = spans.find((s) => s.attributes['obs.observation.type'] === 'generation');
     expect(generation?.parentSpanId).toBe(chain!.spanId);
@@ -311,10 +308,13 @@ describe('Next.js infrastructure spans', () => {
   it('exports none of them', async () => {
     await fetch(`${app.url}/api/chat/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":"x"}' });
     await fetch(`${app.url}/report?topic=Metz`).then((r) => r.text());
-    await server.waitFor(() => server.spansByName('summarize').length > 0 && server.spansByName('POST /api/chat/[id]').length > 0, {
-      timeoutMs: 10_000,
-    });
-    const scopes = new Set(server.spans().map((s) => s.scope.name));
+    await local.server.waitFor(
+      () => local.server.spansByName('summarize').length > 0 && local.server.spansByName('POST /api/chat/[id]').length > 0,
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const scopes = new Set(local.server.spans().map((s) => s.scope.name));
     expect([...scopes]).toEqual(['obs-sdk']);
   });
 });

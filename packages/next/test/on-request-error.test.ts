@@ -1,19 +1,10 @@
-import { initObs, startActiveObservation, type ObsHandle } from '@obs/core';
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { initObs, startActiveObservation } from '@obs/core';
+import { useObsServer } from '@obs/local-server/testing';
+import { expect, it } from 'vitest';
 import { onRequestError } from '../src/on-request-error.js';
 
-let server: ObsServer;
-let obs: ObsHandle;
-
-beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-  obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushInterval: 3600, flushOnExit: false });
-});
-
-afterAll(async () => {
-  await obs?.shutdown();
-  await server?.close();
+const local = useObsServer({
+  init: (c) => initObs({ ...c, flushInterval: 3600, flushOnExit: false }),
 });
 
 it('records an error raised inside a live observation on that observation, with the Next context as metadata', async () => {
@@ -25,11 +16,11 @@ it('records an error raised inside a live observation on that observation, with 
       { routerKind: 'App Router', routePath: '/api/x/route', routeType: 'route' },
     );
   });
-  await obs.flush();
-  await server.waitFor(() => server.spansByName('answer').length > 0, { timeoutMs: 5_000 });
+  await local.handle.flush();
+  await local.server.waitFor(() => local.server.spansByName('answer').length > 0, { timeoutMs: 5_000 });
   // No second, separate error observation: the error went on the active one.
-  expect(server.spans().map((s) => s.name)).toEqual(['answer']);
-  const [span] = server.spansByName('answer');
+  expect(local.server.spans().map((s) => s.name)).toEqual(['answer']);
+  const [span] = local.server.spansByName('answer');
   expect(span!.attributes).toMatchObject({
     'obs.observation.level': 'ERROR',
     'obs.observation.status_message': 'tool failed',

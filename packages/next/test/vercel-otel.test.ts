@@ -5,25 +5,25 @@
  * nest under it, no Next.js span reaches obs, and the app's backend still receives Next.js's spans
  * (and, with the default `shareObservations: false`, no obs observation).
  */
-import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
+import type { DecodedSpan } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectWholeTrace, nextEnv, startNext } from './harness.js';
 
-let obs: ObsServer;
-let backend: ObsServer;
+// Two servers: obs's, and one standing for the app's own OTLP backend.
+const obsFixture = useObsServer({ reset: false });
+const backendFixture = useObsServer({ reset: false });
 let app: Awaited<ReturnType<typeof startNext>>;
 
 beforeAll(async () => {
-  obs = await startObsServer({ quiet: true });
-  backend = await startObsServer({ quiet: true });
-  const auth = Buffer.from(`${backend.publicKey}:${backend.secretKey}`).toString('base64');
+  const auth = Buffer.from(`${backendFixture.server.publicKey}:${backendFixture.server.secretKey}`).toString('base64');
   app = await startNext(
     nextEnv({
-      OBS_BASE_URL: obs.url,
-      OBS_PUBLIC_KEY: obs.publicKey,
-      OBS_SECRET_KEY: obs.secretKey,
+      OBS_BASE_URL: obsFixture.server.url,
+      OBS_PUBLIC_KEY: obsFixture.server.publicKey,
+      OBS_SECRET_KEY: obsFixture.server.secretKey,
       OBS_LOG_LEVEL: 'info',
-      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${backend.url}/api/public/otel/v1/traces`,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${backendFixture.server.url}/api/public/otel/v1/traces`,
       OTEL_EXPORTER_OTLP_TRACES_HEADERS: `authorization=Basic%20${auth}`,
     }),
   );
@@ -31,8 +31,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
-  await obs?.close();
-  await backend?.close();
 });
 
 function rootedAt(spans: DecodedSpan[], root: DecodedSpan): void {
@@ -53,9 +51,9 @@ describe('next to @vercel/otel', () => {
     });
     expect(res.status).toBe(200);
     const traceId = res.headers.get('x-obs-trace-id')!;
-    const spans = await obs.waitFor(
+    const spans = await obsFixture.server.waitFor(
       () => {
-        const s = obs.spansByTrace(traceId);
+        const s = obsFixture.server.spansByTrace(traceId);
         return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/chat/[id]')
           ? s
           : undefined;
@@ -63,7 +61,7 @@ describe('next to @vercel/otel', () => {
       { timeoutMs: 10_000 },
     );
     expect(app.output()).toContain(
-      '[obs] on: exporting to ' + obs.url + ' (obs attached its span processor to the registered tracer provider',
+      '[obs] on: exporting to ' + obsFixture.server.url + ' (obs attached its span processor to the registered tracer provider',
     );
     const roots = spans.filter((s) => !s.parentSpanId);
     expect(roots.map((s) => s.name)).toEqual(['POST /api/chat/[id]']);
@@ -71,9 +69,9 @@ describe('next to @vercel/otel', () => {
     for (const s of spans) expect(s.scope.name, s.name).not.toMatch(/^(next\.js|@vercel\/otel)/);
     rootedAt(spans, roots[0]!);
 
-    const appSpans = await backend.waitFor(
+    const appSpans = await backendFixture.server.waitFor(
       () => {
-        const s = backend.spansByTrace(traceId);
+        const s = backendFixture.server.spansByTrace(traceId);
         return s.some((x) => x.scope.name === 'next.js') ? s : undefined;
       },
       { timeoutMs: 10_000 },
@@ -89,9 +87,9 @@ describe('next to @vercel/otel', () => {
     });
     expect(await res.json()).toEqual({ answer: 'Lisbon is the capital of Portugal.' });
     const traceId = res.headers.get('x-obs-trace-id')!;
-    const spans = await obs.waitFor(
+    const spans = await obsFixture.server.waitFor(
       () => {
-        const s = obs.spansByTrace(traceId);
+        const s = obsFixture.server.spansByTrace(traceId);
         return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/ai')
           ? s
           : undefined;

@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { useObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { ObsBrowserClient } from '../../src/browser/index.js';
-import { clientServerForFile, messages, TRACE_ID } from '../client/helpers.js';
+import { messages, TRACE_ID } from '../client/helpers.js';
+import { CLIENT_KEYS, type LogLine, routeLogsInto } from '../support/server.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const ENTRY = resolve(SRC, 'browser/index.ts');
@@ -71,7 +73,8 @@ describe('@obs/core/browser import graph', () => {
   });
 });
 
-const { server, logs } = await clientServerForFile();
+const logs: LogLine[] = [];
+const { server } = await useObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
 
 describe('ObsBrowserClient against the local server', () => {
   it('posts scores with the public key only', async () => {

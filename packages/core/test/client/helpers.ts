@@ -1,10 +1,10 @@
 import type { ObsServer } from '@obs/local-server';
-import type { LogLevel } from '../../src/logger.js';
 import { ObsClient } from '../../src/client/client.js';
 import type { ObsClientOptions } from '../../src/client/options.js';
+import type { LogLevel } from '../../src/logger.js';
 import type { LogLine } from '../support/server.js';
 
-export { clientServerForFile, type LogLine } from '../support/server.js';
+export type { LogLine } from '../support/server.js';
 
 /** Strips the logger's `[obs] ` prefix so assertions read like the contract. */
 export function messages(lines: LogLine[], level?: LogLevel): string[] {

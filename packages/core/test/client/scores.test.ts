@@ -1,9 +1,12 @@
-import { context, trace, TraceFlags } from '@opentelemetry/api';
+import { useObsServer } from '@obs/local-server/testing';
+import { context, TraceFlags, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, clientServerForFile, messages, SPAN_ID, timedFetch, TRACE_ID } from './helpers.js';
+import { CLIENT_KEYS, type LogLine, routeLogsInto } from '../support/server.js';
+import { clientFor, messages, SPAN_ID, TRACE_ID, timedFetch } from './helpers.js';
 
-const { server, logs } = await clientServerForFile();
+const logs: LogLine[] = [];
+const { server } = await useObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
 beforeAll(() => {
   // activeObservation()/activeTrace() read the active span, which needs a context manager.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

@@ -3,9 +3,10 @@
  * `ObsSpanProcessor`, and an `ObsClient` on the same server (scores, datasets, URLs).
  */
 import type { DecodedSpan, ObsServer } from '@obs/local-server';
+import { useObsServer } from '@obs/local-server/testing';
 import { afterEach } from 'vitest';
 import { ObsClient } from '../../src/client/client.js';
-import { captureLogs, restoreLogger, tracingForFile, type LogLine } from '../tracing/harness.js';
+import { captureLogs, type LogLine, restoreLogger, TRACING_KEYS, tracingInit } from '../tracing/harness.js';
 
 export type { DecodedSpan, LogLine, ObsServer };
 
@@ -16,9 +17,9 @@ export interface ExperimentFixture {
   logs: LogLine[];
 }
 
-/** One server, provider and client for the test file; logs captured per test, server reset after each. */
+/** `useObsServer` with a provider, plus a client on the same server; logs captured per test, the server reset before each. */
 export async function experimentForFile(): Promise<ExperimentFixture> {
-  const { server } = await tracingForFile();
+  const { server } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
   const client = new ObsClient({
     baseUrl: server.url,
     publicKey: server.publicKey,

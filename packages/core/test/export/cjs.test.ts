@@ -1,6 +1,6 @@
 /**
  * A CommonJS consumer on Node.js 22: `require('@obs/core')` (the built package, resolved through
- * node_modules like a user's app would) can init, start observations and export to a real server.
+ * node_modules like a user's app would) can init, start observations and export to a real local.server.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { only, PACKAGE_VERSION, startServer, traceRequests, type ObsServer } from '../tracing/harness.js';
+import { only, PACKAGE_VERSION, TRACING_KEYS, traceRequests, type ObsServer } from '../tracing/harness.js';
+import { useObsServer } from '@obs/local-server/testing';
 
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -62,10 +63,9 @@ obs.startActiveObservation('exit-root', () => {
 `;
 const forgetful = join(here, `.cjs-forgetful-${process.pid}.cjs`);
 
-let server: ObsServer;
+const local = useObsServer({ ...TRACING_KEYS, reset: false });
 
 beforeAll(async () => {
-  server = await startServer();
   // Build @obs/core with Node 22's tsc so dist/ is what a consumer would install.
   await run(node, [tsc, '-p', join(coreDir, 'tsconfig.json')], { cwd: repoRoot }).catch((err: { stdout?: string; message: string }) => {
     // Type errors elsewhere still emit JS; the consumer run below is what this test checks.
@@ -78,7 +78,6 @@ beforeAll(async () => {
 afterAll(async () => {
   rmSync(script, { force: true });
   rmSync(forgetful, { force: true });
-  await server?.close();
 });
 
 describe('CommonJS consumer', () => {
@@ -89,9 +88,9 @@ describe('CommonJS consumer', () => {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
-        OBS_BASE_URL: server.url,
-        OBS_PUBLIC_KEY: server.publicKey,
-        OBS_SECRET_KEY: server.secretKey,
+        OBS_BASE_URL: local.server.url,
+        OBS_PUBLIC_KEY: local.server.publicKey,
+        OBS_SECRET_KEY: local.server.secretKey,
       },
       timeout: 20_000,
     });
@@ -100,9 +99,9 @@ describe('CommonJS consumer', () => {
     expect(out.mode).toBe('registered');
     expect(out.activeTraceId).toBe(out.traceId);
 
-    const root = only(server, 'cjs-root');
-    const gen = only(server, 'cjs-generation');
-    const observed = only(server, 'cjsObserved');
+    const root = only(local.server, 'cjs-root');
+    const gen = only(local.server, 'cjs-generation');
+    const observed = only(local.server, 'cjsObserved');
     expect(root.traceId).toBe(out.traceId);
     expect(root.spanId).toBe(out.rootId);
     expect(root.attributes['obs.observation.input']).toBe('{"from":"commonjs"}');
@@ -116,18 +115,23 @@ describe('CommonJS consumer', () => {
     });
     expect(observed.parentSpanId).toBe(root.spanId);
     expect(observed.attributes['obs.observation.output']).toBe('42');
-    const req = traceRequests(server)[0]!;
+    const req = traceRequests(local.server)[0]!;
     expect(req.headers['x-obs-sdk-version']).toBe(PACKAGE_VERSION);
     expect(req.headers['content-encoding']).toBe('gzip');
   });
 
   it('a script that never calls flush still delivers its spans when the process exits', async () => {
-    server.reset();
+    local.server.reset();
     await run(node, [forgetful], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: server.publicKey, OBS_SECRET_KEY: server.secretKey },
+      env: {
+        PATH: process.env.PATH ?? '',
+        OBS_BASE_URL: local.server.url,
+        OBS_PUBLIC_KEY: local.server.publicKey,
+        OBS_SECRET_KEY: local.server.secretKey,
+      },
       timeout: 20_000,
     });
-    expect(only(server, 'exit-child').parentSpanId).toBe(only(server, 'exit-root').spanId);
+    expect(only(local.server, 'exit-child').parentSpanId).toBe(only(local.server, 'exit-root').spanId);
   });
 });

@@ -2,11 +2,14 @@
  * The export request as the server received it: path, Basic auth, the obs headers of wire
  * contract 1, and `additionalHeaders` replacing a default whatever the case of its name.
  */
+
+import { useObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { startObservation } from '../../src/index.js';
-import { exportForFile, PACKAGE_VERSION, traceRequests, type RecordedRequest } from '../tracing/harness.js';
+import { PACKAGE_VERSION, perTestTracing, type RecordedRequest, TRACING_KEYS, traceRequests } from '../tracing/harness.js';
 
-const { server, install } = await exportForFile(undefined, { restoreLogs: false });
+const { server } = await useObsServer(TRACING_KEYS).ready;
+const install = perTestTracing(server, undefined, { restoreLogs: false });
 
 /** Header names as sent on the wire (raw), lower-cased. */
 function rawHeaderNames(req: RecordedRequest): string[] {

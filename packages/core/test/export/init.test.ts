@@ -11,23 +11,22 @@ import {
   only,
   PACKAGE_VERSION,
   restoreLogger,
-  startServer,
+  TRACING_KEYS,
   traceRequests,
   warnings,
   type LogLine,
   type ObsServer,
 } from '../tracing/harness.js';
+import { useObsServer } from '@obs/local-server/testing';
 
 const ENV_KEYS = ['OBS_PUBLIC_KEY', 'OBS_SECRET_KEY', 'OBS_BASE_URL', 'OBS_BASEURL'];
 
-let server: ObsServer;
+const local = useObsServer({ ...TRACING_KEYS, reset: false });
 let handle: ObsHandle | undefined;
 let foreign: NodeTracerProvider | undefined;
 let logs: LogLine[];
 
-beforeAll(async () => {
-  server = await startServer();
-});
+beforeAll(async () => {});
 beforeEach(() => {
   for (const k of ENV_KEYS) delete process.env[k];
   logs = captureLogs();
@@ -41,17 +40,14 @@ afterEach(async () => {
   context.disable();
   propagation.disable();
   restoreLogger();
-  server.reset();
-});
-afterAll(async () => {
-  await server.close();
+  local.server.reset();
 });
 
 function options() {
   return {
-    baseUrl: server.url,
-    publicKey: server.publicKey,
-    secretKey: server.secretKey,
+    baseUrl: local.server.url,
+    publicKey: local.server.publicKey,
+    secretKey: local.server.secretKey,
     flushInterval: 0.02,
     backoffMs: 5,
     flushOnExit: false,
@@ -71,8 +67,8 @@ describe('initObs', () => {
       startObservation('init-child').end();
     });
     await handle.flush();
-    const root = only(server, 'init-root');
-    expect(only(server, 'init-child').parentSpanId).toBe(root.spanId);
+    const root = only(local.server, 'init-root');
+    expect(only(local.server, 'init-child').parentSpanId).toBe(root.spanId);
     expect(root.attributes['obs.environment']).toBe('init-env');
     expect(root.attributes['obs.release']).toBe('init-rel');
     // The SDK's default resource has a service.name too: assert obs's own defaults.
@@ -90,8 +86,8 @@ describe('initObs', () => {
     expect(getObsHandle()).toBe(handle);
     startObservation('once').end();
     await handle.flush();
-    expect(server.spansByName('once')).toHaveLength(1);
-    expect(traceRequests(server)).toHaveLength(1);
+    expect(local.server.spansByName('once')).toHaveLength(1);
+    expect(traceRequests(local.server)).toHaveLength(1);
   });
 
   it('after shutdown() a new initObs() makes a new handle', async () => {
@@ -105,18 +101,18 @@ describe('initObs', () => {
     expect(handle).not.toBe(first);
     startObservation('second-life').end();
     await handle.flush();
-    expect(server.spansByName('second-life')).toHaveLength(1);
+    expect(local.server.spansByName('second-life')).toHaveLength(1);
   });
 
   it('missing keys: one clear warning, no throw, nothing exported', async () => {
-    handle = initObs({ baseUrl: server.url, flushOnExit: false, flushInterval: 0.02 });
+    handle = initObs({ baseUrl: local.server.url, flushOnExit: false, flushInterval: 0.02 });
     expect(handle.spanProcessor.enabled).toBe(false);
     await startActiveObservation('not-exported', async () => {
       startObservation('not-exported-child').end();
     });
     await expect(handle.flush()).resolves.toBeUndefined();
     await new Promise((r) => setTimeout(r, 50));
-    expect(server.requests).toHaveLength(0);
+    expect(local.server.requests).toHaveLength(0);
     const warned = warnings(logs);
     expect(warned).toHaveLength(1);
     expect(warned[0]).toMatch(/publicKey/);
@@ -163,12 +159,12 @@ describe('initObs', () => {
     });
     await handle.flush();
 
-    const root = only(server, 'attached-root');
-    const inside = only(server, 'foreign-inside');
+    const root = only(local.server, 'attached-root');
+    const inside = only(local.server, 'foreign-inside');
     expect(inside.parentSpanId).toBe(root.spanId);
     expect(inside.scope.name).toBe('sentry-like');
-    expect(only(server, 'obs-under-foreign').parentSpanId).toBe(inside.spanId);
-    expect(server.spansByName('foreign-outside')).toHaveLength(0);
+    expect(only(local.server, 'obs-under-foreign').parentSpanId).toBe(inside.spanId);
+    expect(local.server.spansByName('foreign-outside')).toHaveLength(0);
     // The foreign pipeline still gets every span of its own tracers: obs took nothing away, and
     // obs observations stay out of it (shareObservations defaults to false).
     expect(
@@ -195,7 +191,7 @@ describe('initObs', () => {
         .map((s) => s.name)
         .sort(),
     ).toEqual(['foreign-inside', 'shared-root']);
-    expect(only(server, 'foreign-inside').parentSpanId).toBe(only(server, 'shared-root').spanId);
+    expect(only(local.server, 'foreign-inside').parentSpanId).toBe(only(local.server, 'shared-root').spanId);
   });
 
   it('attached to a provider registered without a context manager: obs still nests (async context is ensured)', async () => {
@@ -209,7 +205,7 @@ describe('initObs', () => {
       startObservation('ctx-child').end();
     });
     await handle.flush();
-    expect(only(server, 'ctx-child').parentSpanId).toBe(only(server, 'ctx-root').spanId);
+    expect(only(local.server, 'ctx-child').parentSpanId).toBe(only(local.server, 'ctx-root').spanId);
   });
 
   it('shutdown() then initObs() again starts clean: registered mode with the new options, not attached to the old provider', async () => {
@@ -227,8 +223,8 @@ describe('initObs', () => {
     ).toBe(false);
     startObservation('second-life-2').end();
     await handle.flush();
-    expect(only(server, 'first-life').resource['service.name']).toBe('first-service');
-    expect(only(server, 'second-life-2').resource['service.name']).toBe('second-service');
+    expect(only(local.server, 'first-life').resource['service.name']).toBe('first-service');
+    expect(only(local.server, 'second-life-2').resource['service.name']).toBe('second-service');
   });
 
   it('with a foreign provider that takes no processors: obs spans use an isolated provider and still arrive; it warns', async () => {
@@ -245,7 +241,7 @@ describe('initObs', () => {
       startObservation('isolated-child').end();
     });
     await handle.flush();
-    expect(only(server, 'isolated-child').parentSpanId).toBe(only(server, 'isolated-root').spanId);
+    expect(only(local.server, 'isolated-child').parentSpanId).toBe(only(local.server, 'isolated-root').spanId);
     await inner.shutdown();
   });
 });

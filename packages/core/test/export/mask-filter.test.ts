@@ -2,19 +2,22 @@
  * `mask` (applied to every input, output and metadata attribute, flattened keys included; a
  * throwing mask masks fully) and `shouldExportSpan` composed with `isDefaultExportSpan`.
  */
+
+import { useObsServer } from '@obs/local-server/testing';
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import {
   isDefaultExportSpan,
   MASK_FAILED,
+  type MaskFunction,
   propagateAttributes,
   startActiveObservation,
   startObservation,
-  type MaskFunction,
 } from '../../src/index.js';
-import { attr, captureLogs, exportForFile, only, warnings } from '../tracing/harness.js';
+import { attr, captureLogs, only, perTestTracing, TRACING_KEYS, warnings } from '../tracing/harness.js';
 
-const { server, install } = await exportForFile();
+const { server } = await useObsServer(TRACING_KEYS).ready;
+const install = perTestTracing(server);
 
 /** Replaces every string containing "secret" (at any depth) with "***". */
 function redact(value: unknown): unknown {

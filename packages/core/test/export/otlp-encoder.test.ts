@@ -19,7 +19,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ObsOtlpExporter, ObsSpanProcessor } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
 import { encodeTraceExportRequest } from '../../src/export/otlp-proto-encoder.js';
-import { captureLogs, restoreLogger, startServer, type ObsServer } from '../tracing/harness.js';
+import { captureLogs, restoreLogger, TRACING_KEYS, type ObsServer } from '../tracing/harness.js';
+import { useObsServer } from '@obs/local-server/testing';
 
 const LONG_ASCII = 'The quick brown fox jumps over the lazy dog. '.repeat(40);
 const LONG_UNICODE = 'héllo wörld — 日本語のテキスト 😀🚀 '.repeat(30);
@@ -330,13 +331,7 @@ describe('encodeTraceExportRequest', () => {
 });
 
 describe('end to end: ObsSpanProcessor to the local server', () => {
-  let server: ObsServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const local = useObsServer({ ...TRACING_KEYS, reset: false });
 
   const strip = ({ encoding: _e, compressed: _c, ...rest }: DecodedSpan) => rest;
   const bySpanId = (a: { spanId: string }, b: { spanId: string }) => a.spanId.localeCompare(b.spanId);
@@ -347,9 +342,9 @@ describe('end to end: ObsSpanProcessor to the local server', () => {
     ['fetch, gzip', { compression: 'gzip', useFetch: true }],
   ] as const) {
     it(`${label}: the server decodes exactly the spans the official encoder would have sent`, async () => {
-      server.reset();
+      local.server.reset();
       const memory = new InMemorySpanExporter();
-      const connection = { baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey };
+      const connection = { baseUrl: local.server.url, publicKey: local.server.publicKey, secretKey: local.server.secretKey };
       const processor = new ObsSpanProcessor({
         ...connection,
         flushAt: 7,
@@ -380,8 +375,8 @@ describe('end to end: ObsSpanProcessor to the local server', () => {
       }
       await processor.forceFlush();
       // Which client sent it: undici's fetch names itself, node:http sends no user agent.
-      expect(server.requests[0]!.headers['user-agent']).toBe('useFetch' in options ? 'node' : undefined);
-      const received = server.spans();
+      expect(local.server.requests[0]!.headers['user-agent']).toBe('useFetch' in options ? 'node' : undefined);
+      const received = local.server.spans();
       expect(received).toHaveLength(40);
       expect(received.every((s) => s.encoding === 'protobuf' && s.compressed === (options.compression === 'gzip'))).toBe(true);
       const expected = decodeOtlpProtobuf(official(memory.getFinishedSpans()));

@@ -4,22 +4,12 @@
  * with their own tags; 200 concurrent requests, counted span by span.
  */
 import { context } from '@opentelemetry/api';
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initObs, propagateAttributes, startObservation, type ObsHandle } from '../../src/index.js';
+import { useObsServer } from '@obs/local-server/testing';
+import { describe, expect, it } from 'vitest';
+import { initObs, propagateAttributes, startObservation } from '../../src/index.js';
 import { HttpObserver } from '../../src/http/index.js';
 
-let server: ObsServer;
-let obs: ObsHandle;
-
-beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-  obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushOnExit: false });
-});
-afterAll(async () => {
-  await obs.shutdown();
-  await server.close();
-});
+const local = useObsServer({ reset: false, init: (c) => initObs({ ...c, flushOnExit: false }) });
 
 type Req = { n: number; headers: Record<string, string> };
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -48,8 +38,8 @@ describe('async identify', () => {
       ro.finish({ statusCode: 200 });
     });
     await Promise.all(requests);
-    await obs.flush();
-    const spans = server.spans();
+    await local.handle.flush();
+    const spans = local.server.spans();
     expect(spans).toHaveLength(800);
     const missing = spans.filter((s) => {
       const n = Number(/(\d+)$/.exec(s.name === 'GET /r/:n' ? String(s.attributes['url.path']) : s.name)?.[1]);

@@ -1,22 +1,11 @@
 import { context, trace } from '@opentelemetry/api';
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { initObs, startObservation, type ObsHandle } from '../../src/index.js';
+import { useObsServer } from '@obs/local-server/testing';
+import { describe, expect, it } from 'vitest';
+import { initObs, startObservation } from '../../src/index.js';
 import { redactKeySet, TRUNCATION_MARKER } from '../../src/kit.js';
 import { captureValue, HttpObserver } from '../../src/http/index.js';
 
-let server: ObsServer;
-let obs: ObsHandle;
-
-beforeAll(async () => {
-  server = await startObsServer({ quiet: true });
-  obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushOnExit: false });
-});
-afterAll(async () => {
-  await obs.shutdown();
-  await server.close();
-});
-beforeEach(() => server.reset());
+const local = useObsServer({ init: (c) => initObs({ ...c, flushOnExit: false }) });
 
 type Req = { user?: { id: string }; headers: Record<string, string> };
 
@@ -29,8 +18,8 @@ describe('HttpObserver / RequestObservation', () => {
     ro.setInput({ message: 'hi' }, { q: '1' });
     ro.setOutput({ answer: 'hello' }, {});
     ro.finish({ statusCode: 200 });
-    await obs.flush();
-    const [root] = server.spansByName('POST /chat/:id');
+    await local.handle.flush();
+    const [root] = local.server.spansByName('POST /chat/:id');
     expect(root).toBeDefined();
     expect(root!.attributes).toMatchObject({
       'obs.observation.type': 'span',
@@ -58,9 +47,9 @@ describe('HttpObserver / RequestObservation', () => {
       gen.end();
     });
     ro.finish({ statusCode: 200 });
-    await obs.flush();
+    await local.handle.flush();
     for (const name of ['GET /me', 'llm', 'plain']) {
-      const [span] = server.spansByName(name);
+      const [span] = local.server.spansByName(name);
       expect(span, name).toBeDefined();
       expect(span!.attributes).toMatchObject({
         'user.id': 'u-7',
@@ -70,8 +59,8 @@ describe('HttpObserver / RequestObservation', () => {
         'obs.trace.metadata.seats': 3,
       });
     }
-    const root = server.spansByName('GET /me')[0]!;
-    expect(server.spansByName('llm')[0]!.parentSpanId).toBe(root.spanId);
+    const root = local.server.spansByName('GET /me')[0]!;
+    expect(local.server.spansByName('llm')[0]!.parentSpanId).toBe(root.spanId);
   });
 
   it('applies an async identify and lets the adapter wait for it', async () => {
@@ -80,9 +69,9 @@ describe('HttpObserver / RequestObservation', () => {
     await ro.identify();
     context.with(ro.context, () => startObservation('child').end());
     ro.finish({ statusCode: 204 });
-    await obs.flush();
-    expect(server.spansByName('child')[0]!.attributes['user.id']).toBe('async-user');
-    expect(server.spansByName('GET /a')[0]!.attributes['user.id']).toBe('async-user');
+    await local.handle.flush();
+    expect(local.server.spansByName('child')[0]!.attributes['user.id']).toBe('async-user');
+    expect(local.server.spansByName('GET /a')[0]!.attributes['user.id']).toBe('async-user');
   });
 
   it("defers identify until allowed, and keeps identify's trace name while the span follows the route", async () => {
@@ -95,12 +84,12 @@ describe('HttpObserver / RequestObservation', () => {
     ro.allowIdentify();
     context.with(ro.context, () => startObservation('after-auth').end());
     ro.finish({ statusCode: 200 });
-    await obs.flush();
+    await local.handle.flush();
     // identify ran only after auth (with the late user), yet its identity reaches every span of
     // the request, also the one that ended before it ran.
-    expect(server.spansByName('before-auth')[0]!.attributes['user.id']).toBe('late-user');
-    expect(server.spansByName('after-auth')[0]!.attributes['user.id']).toBe('late-user');
-    const root = server.spansByName('POST /c/:id')[0]!;
+    expect(local.server.spansByName('before-auth')[0]!.attributes['user.id']).toBe('late-user');
+    expect(local.server.spansByName('after-auth')[0]!.attributes['user.id']).toBe('late-user');
+    const root = local.server.spansByName('POST /c/:id')[0]!;
     expect(root.attributes).toMatchObject({ 'user.id': 'late-user', 'obs.trace.name': 'chat', 'http.route': '/c/:id' });
   });
 
@@ -113,16 +102,16 @@ describe('HttpObserver / RequestObservation', () => {
     custom.setRoute('/x');
     custom.setName('GET other');
     custom.finish({ statusCode: 200 });
-    await obs.flush();
-    expect(server.spansByName('GET <unmatched>')[0]!.attributes['http.route']).toBeUndefined();
-    expect(server.spansByName('my-name')[0]!.attributes).toMatchObject({ 'obs.trace.name': 'my-name', 'http.route': '/x' });
+    await local.handle.flush();
+    expect(local.server.spansByName('GET <unmatched>')[0]!.attributes['http.route']).toBeUndefined();
+    expect(local.server.spansByName('my-name')[0]!.attributes).toMatchObject({ 'obs.trace.name': 'my-name', 'http.route': '/x' });
   });
 
   it('waits briefly for an async identify that first runs at finish', async () => {
     const observer = new HttpObserver<Req>({ identify: () => new Promise((r) => setTimeout(() => r({ userId: 'slow' }), 20)) });
     observer.start({ req: { headers: {} }, method: 'GET', path: '/slow' }).finish({ statusCode: 200 });
-    await obs.flush(); // waits for the root, which ends once identify settled
-    expect(server.spansByName('GET /slow')[0]!.attributes['user.id']).toBe('slow');
+    await local.handle.flush(); // waits for the root, which ends once identify settled
+    expect(local.server.spansByName('GET /slow')[0]!.attributes['user.id']).toBe('slow');
   });
 
   it('never throws when identify, captureInput or name throw', async () => {
@@ -140,8 +129,8 @@ describe('HttpObserver / RequestObservation', () => {
     const ro = observer.start({ req: { headers: {} }, method: 'GET', path: '/x' });
     expect(() => ro.setInput({ a: 1 })).not.toThrow();
     expect(() => ro.finish({ statusCode: 200 })).not.toThrow();
-    await obs.flush();
-    expect(server.spansByName('GET /x')).toHaveLength(1);
+    await local.handle.flush();
+    expect(local.server.spansByName('GET /x')).toHaveLength(1);
   });
 
   it('marks 5xx and errors as ERROR, not 4xx, and aborts as cancelled', async () => {
@@ -152,8 +141,8 @@ describe('HttpObserver / RequestObservation', () => {
     failing.recordError(new Error('handler failed'));
     failing.finish({ statusCode: 500 });
     observer.start({ req: { headers: {} }, method: 'GET', path: '/gone' }).finish({ aborted: true });
-    await obs.flush();
-    const by = (n: string) => server.spansByName(n)[0]!;
+    await local.handle.flush();
+    const by = (n: string) => local.server.spansByName(n)[0]!;
     expect(by('GET /500').attributes).toMatchObject({ 'obs.observation.level': 'ERROR', 'obs.observation.status_message': 'HTTP 503' });
     expect(by('GET /500').status.code).toBe(2);
     expect(by('GET /404').attributes['obs.observation.level']).toBeUndefined();
@@ -176,15 +165,15 @@ describe('HttpObserver / RequestObservation', () => {
     const ro2 = new HttpObserver<Req>({ maxCaptureBytes: 100 }).start({ req: { headers: {} }, method: 'POST', path: '/long' });
     ro2.addOutputChunk('data: ' + 'x'.repeat(300) + '\n\n', {});
     ro2.finish({ statusCode: 200 });
-    await obs.flush();
-    const input = JSON.parse(server.spansByName('POST /r')[0]!.attributes['obs.observation.input'] as string);
+    await local.handle.flush();
+    const input = JSON.parse(local.server.spansByName('POST /r')[0]!.attributes['obs.observation.input'] as string);
     expect(input).toEqual({
       user: { password: '[REDACTED]', profile: { apiKey: '[REDACTED]', Authorization: '[REDACTED]', name: 'n' } },
       list: [{ token: '[REDACTED]' }],
     });
-    expect(server.spansByName('POST /r')[0]!.attributes['obs.observation.output']).toBe('[binary 7 bytes, application/octet-stream]');
-    expect(server.spansByName('GET /txt')[0]!.attributes['obs.observation.output']).toBe('{"token":"[REDACTED]","ok":1}');
-    const out = server.spansByName('POST /long')[0]!.attributes['obs.observation.output'] as string;
+    expect(local.server.spansByName('POST /r')[0]!.attributes['obs.observation.output']).toBe('[binary 7 bytes, application/octet-stream]');
+    expect(local.server.spansByName('GET /txt')[0]!.attributes['obs.observation.output']).toBe('{"token":"[REDACTED]","ok":1}');
+    const out = local.server.spansByName('POST /long')[0]!.attributes['obs.observation.output'] as string;
     expect(out.startsWith('data: xxx')).toBe(true);
     expect(out).toContain(TRUNCATION_MARKER);
     expect(out).toContain('208 more characters'); // cut once, with the true count

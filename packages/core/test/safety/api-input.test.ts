@@ -3,11 +3,13 @@
  * query values reject with a TypeError before any request; a 2xx body that is not JSON rejects
  * with an ObsApiError.
  */
+
+import { useObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { ObsApiError, ObsClient } from '../../src/index.js';
-import { captureLogs, restoreLogger, serverForFile, CLIENT_KEYS } from '../support/server.js';
+import { CLIENT_KEYS, captureLogs, restoreLogger } from '../support/server.js';
 
-const server = await serverForFile(CLIENT_KEYS);
+const { server } = await useObsServer({ ...CLIENT_KEYS, reset: false }).ready;
 const client = new ObsClient({ ...CLIENT_KEYS, baseUrl: server.url, maxRetries: 0 });
 
 describe('path parameters', () => {

@@ -3,12 +3,14 @@
  * are recorded as placeholders with at most one warning; the user's return values and
  * exceptions pass through unchanged. Spans are checked on the server.
  */
+
+import { useObsServer } from '@obs/local-server/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { observe, startActiveObservation, startObservation, updateActiveObservation } from '../../src/index.js';
 import { captureLogs } from '../support/server.js';
-import { tracingForFile } from '../tracing/harness.js';
+import { TRACING_KEYS, tracingInit } from '../tracing/harness.js';
 
-const { server, tracing } = await tracingForFile();
+const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 const logs = captureLogs();
 
 function revoked(): object {

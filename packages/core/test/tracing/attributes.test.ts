@@ -2,20 +2,23 @@
  * Every span attribute key of wire contract 2.1 (observation) and 2.2 (trace), sent through a
  * real ObsSpanProcessor to the local obs server and asserted on what it decoded.
  */
+
+import { useObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import {
   OBSERVATION_TYPES,
+  type ObservationType,
   observe,
   propagateAttributes,
   setActiveTraceAsPublic,
   startActiveObservation,
   startObservation,
   updateActiveObservation,
-  type ObservationType,
 } from '../../src/index.js';
-import { ALL_TYPES, attr, captureLogs, only, PACKAGE_VERSION, restoreLogger, tracingForFile, warnings } from './harness.js';
+import { ALL_TYPES, attr, captureLogs, only, PACKAGE_VERSION, restoreLogger, TRACING_KEYS, tracingInit, warnings } from './harness.js';
 
-const { server, tracing } = await tracingForFile({ environment: 'it-env', release: 'rel-42' });
+const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit({ environment: 'it-env', release: 'rel-42' }) })
+  .ready;
 
 describe('observation attributes (wire contract 2.1)', () => {
   it('sends all ten observation types with obs.observation.type, from the obs-sdk scope', async () => {

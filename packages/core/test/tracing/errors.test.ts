@@ -2,11 +2,13 @@
  * Errors inside startActiveObservation and observe (sync throw and rejected Promise): level
  * ERROR, status message, OTel status ERROR (2), an `exception` event, the error rethrown as is.
  */
+
+import { useObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { observe, startActiveObservation, startObservation } from '../../src/index.js';
-import { only, sleep, tracingForFile, type DecodedSpan } from './harness.js';
+import { type DecodedSpan, only, sleep, TRACING_KEYS, tracingInit } from './harness.js';
 
-const { server, tracing } = await tracingForFile();
+const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 
 class PaymentError extends Error {
   constructor(

@@ -3,32 +3,22 @@
  * `NodeTracerProvider` with a real `ObsSpanProcessor` exporting to it over HTTP.
  */
 import { readFileSync } from 'node:fs';
+import type { AttrValue, DecodedSpan, ObsServer, RecordedRequest } from '@obs/local-server';
+import type { ObsConnection } from '@obs/local-server/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { AttrValue, DecodedSpan, ObsServer, RecordedRequest } from '@obs/local-server';
-import { afterAll, afterEach, expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { ObsSpanProcessor, type ObsSpanProcessorOptions } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
-import {
-  captureLogs,
-  restoreLogger,
-  serverForFile,
-  startServer as startKeyedServer,
-  TRACING_KEYS,
-  type LogLine,
-} from '../support/server.js';
+import { captureLogs, type LogLine, restoreLogger, TRACING_KEYS } from '../support/server.js';
 
-export { captureLogs, restoreLogger };
 export type { DecodedSpan, LogLine, ObsServer, RecordedRequest };
+export { captureLogs, restoreLogger, TRACING_KEYS };
 
 /** Version of `@obs/core` as published (what `x-obs-sdk-version` must say). */
 export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
-
-export async function startServer(): Promise<ObsServer> {
-  return startKeyedServer(TRACING_KEYS);
-}
 
 export interface Tracing {
   provider: NodeTracerProvider;
@@ -37,6 +27,8 @@ export interface Tracing {
   flush(): Promise<void>;
   /** Shuts the provider down and unregisters it globally. */
   close(): Promise<void>;
+  /** The same as `close()`: what `useObsServer` calls after the tests. */
+  shutdown(): Promise<void>;
 }
 
 let contextReady = false;
@@ -74,50 +66,40 @@ export function installTracing(server: ObsServer, options: ObsSpanProcessorOptio
       await provider.shutdown();
       trace.disable();
     },
+    shutdown() {
+      return this.close();
+    },
   };
 }
 
 /**
- * The tracing tests' set-up: one server and one registered provider for the whole file (see
- * `installTracing`); the server is reset after each test, both are closed after all.
+ * The tracing tests' `init` for `useObsServer`: one registered provider for the whole file (see
+ * `installTracing`), closed after all: `await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready`.
  */
-export async function tracingForFile(options: ObsSpanProcessorOptions = {}): Promise<{ server: ObsServer; tracing: Tracing }> {
-  const server = await serverForFile(TRACING_KEYS);
-  const tracing = installTracing(server, options);
-  afterEach(() => server.reset());
-  afterAll(async () => {
-    await tracing.close();
-  });
-  return { server, tracing };
-}
-
-export interface ExportFixture {
-  server: ObsServer;
-  /** `installTracing(server, options)` for this test only: closed after it. */
-  install(options?: ObsSpanProcessorOptions): Tracing;
+export function tracingInit(options: ObsSpanProcessorOptions = {}): (connection: ObsConnection, server: ObsServer) => Tracing {
+  return (_connection, server) => installTracing(server, options);
 }
 
 /**
- * The export tests' set-up: one server for the file, a provider installed by each test. After
- * each test: the provider is closed, `cleanup` runs, the logger goes back to console (unless
- * `restoreLogs` is false) and the server is reset.
+ * The export tests' per-test provider on the file's server: `install(options)` registers one
+ * for the current test; after each test it is closed, `cleanup` runs and the logger goes back to
+ * console (unless `restoreLogs` is false).
  */
-export async function exportForFile(cleanup?: () => void, { restoreLogs = true } = {}): Promise<ExportFixture> {
-  const server = await serverForFile(TRACING_KEYS);
+export function perTestTracing(
+  server: ObsServer,
+  cleanup?: () => void,
+  { restoreLogs = true } = {},
+): (options?: ObsSpanProcessorOptions) => Tracing {
   let tracing: Tracing | undefined;
   afterEach(async () => {
     await tracing?.close();
     tracing = undefined;
     cleanup?.();
     if (restoreLogs) restoreLogger();
-    server.reset();
   });
-  return {
-    server,
-    install(options) {
-      tracing = installTracing(server, options);
-      return tracing;
-    },
+  return (options) => {
+    tracing = installTracing(server, options);
+    return tracing;
   };
 }
 

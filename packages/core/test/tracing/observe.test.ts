@@ -2,12 +2,14 @@
  * `observe()` with sync, Promise, async generator and ReadableStream results: the observation
  * lasts as long as the result, the output is the reassembled text, early exits are marked.
  */
+
+import { useObsServer } from '@obs/local-server/testing';
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { getActiveSpanId, observe, startObservation } from '../../src/index.js';
-import { attr, only, sleep, tracingForFile } from './harness.js';
+import { attr, only, sleep, TRACING_KEYS, tracingInit } from './harness.js';
 
-const { server, tracing } = await tracingForFile();
+const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 
 const encoder = new TextEncoder();
 

@@ -3,12 +3,14 @@
  * or by a plain OpenTelemetry tracer) carries the trace attributes; nested calls merge; invalid
  * values are dropped with one warning, never thrown.
  */
+
+import { useObsServer } from '@obs/local-server/testing';
 import { trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { observe, propagateAttributes, startActiveObservation, startObservation } from '../../src/index.js';
-import { attr, captureLogs, only, restoreLogger, sleep, tracingForFile, warnings } from './harness.js';
+import { attr, captureLogs, only, restoreLogger, sleep, TRACING_KEYS, tracingInit, warnings } from './harness.js';
 
-const { server, tracing } = await tracingForFile();
+const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 afterEach(() => restoreLogger());
 
 const TRACE_KEYS = (span: { attributes: Record<string, unknown> }) =>

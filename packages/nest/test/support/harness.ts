@@ -4,43 +4,13 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { initObs, type ObsHandle } from '@obs/core';
-import { startObsServer, type DecodedSpan, type ObsServer } from '@obs/local-server';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { DecodedSpan, ObsServer } from '@obs/local-server';
+import { useObsServer, type ObsConnection } from '@obs/local-server/testing';
 
-/** The local obs server and the process's obs handle (one per test file: each runs in its own process). */
-export interface ObsHarness {
-  server: ObsServer;
-  handle: ObsHandle;
-}
+/** Tracing against the fixture's server (`useObsServer({ init: initTestObs })`), short flush interval, no exit hooks. */
+export const initTestObs = (c: ObsConnection): ObsHandle => initObs({ ...c, flushInterval: 0.05, flushOnExit: false });
 
-async function startObs(): Promise<ObsHarness> {
-  const server = await startObsServer({ quiet: true });
-  const handle = initObs({
-    baseUrl: server.url,
-    publicKey: server.publicKey,
-    secretKey: server.secretKey,
-    flushInterval: 0.05,
-    flushOnExit: false,
-  });
-  return { server, handle };
-}
-
-/**
- * `startObs` for the calling suite (or file, at the top level): started before its tests, shut
- * down after them, the server's spans reset before each test. The fields are set once it started.
- */
-export function useObs(): ObsHarness {
-  const obs = {} as ObsHarness;
-  beforeAll(async () => {
-    Object.assign(obs, await startObs());
-  });
-  afterAll(async () => {
-    await obs.handle.shutdown();
-    await obs.server.close();
-  });
-  beforeEach(() => obs.server.reset());
-  return obs;
-}
+export { useObsServer };
 
 /** A real Nest app (Express platform) built with `@nestjs/testing`, initialised and ready for supertest. */
 export async function createApp(module: Type<unknown> | DynamicModule, setup?: (app: INestApplication) => void): Promise<INestApplication> {
