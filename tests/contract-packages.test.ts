@@ -5,12 +5,12 @@
  */
 import * as obsClient from '@obs/client';
 import * as core from '@obs/core';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import * as otel from '@obs/otel';
 import * as tracing from '@obs/tracing';
 import { describe, expect, it } from 'vitest';
 
-const local = useObsServer({ reset: false, init: (c) => otel.initObs({ ...c, flushOnExit: false }) });
+const local = setupObsServer({ reset: false, init: (c) => otel.initObs({ ...c, flushOnExit: false }) });
 
 describe('contract package names', () => {
   it.each([

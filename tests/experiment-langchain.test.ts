@@ -8,10 +8,10 @@ import { StringOutputParser } from '@langchain/core/output_parsers';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { initObs } from '@obs/core';
 import { CallbackHandler } from '@obs/langchain';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 
-const local = useObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+const local = setupObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
 
 describe('an experiment whose task is a LangChain chain', () => {
   it('nests each chain run under its item root and scores items and run', async () => {

@@ -13,11 +13,11 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DecodedSpan } from '@obs/local-server';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), 'foreign-tracers');
-const local = useObsServer({ reset: false });
+const local = setupObsServer({ reset: false });
 interface AppSpan {
   name: string;
   scope: string;

@@ -9,12 +9,12 @@ import { initObs } from '@obs/core';
 import { obsErrorHandler, obsMiddleware } from '@obs/express';
 import { CallbackHandler } from '@obs/langchain';
 import type { DecodedSpan } from '@obs/local-server';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 
-const local = useObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+const local = setupObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
 
 function app(handler: CallbackHandler) {
   const chain = ChatPromptTemplate.fromMessages([['human', 'Answer ticket {id}: {question}']])

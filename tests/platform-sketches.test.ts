@@ -8,7 +8,7 @@
  */
 import { initObs, startActiveObservation } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { obsFastify } from './platform-sketches/fastify-adapter.js';
 import { obsHono } from './platform-sketches/hono-adapter.js';
 
-const local = useObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
 
 const answer = (message: string) =>
   startActiveObservation('answer', async (o) => {

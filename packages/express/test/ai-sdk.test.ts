@@ -12,9 +12,9 @@ import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { obsErrorHandler, obsMiddleware } from '../src/index.js';
-import { traceOf, initTestObs, useObsServer } from './harness.js';
+import { traceOf, initTestObs, setupObsServer } from './harness.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 function mockModel() {
   return new MockLanguageModelV4({

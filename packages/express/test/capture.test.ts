@@ -7,9 +7,9 @@ import { TRUNCATION_MARKER } from '@obs/core/kit';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { obsMiddleware, type ObsExpressOptions } from '../src/index.js';
-import { EXPRESS_VERSIONS, traceOf, initTestObs, useObsServer, type Express } from './harness.js';
+import { EXPRESS_VERSIONS, traceOf, initTestObs, setupObsServer, type Express } from './harness.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 function buildApp(express: Express, options?: ObsExpressOptions) {
   const app = express();

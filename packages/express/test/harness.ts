@@ -4,7 +4,7 @@
  */
 import { initObs, type ObsHandle } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
-import { useObsServer, type ObsConnection, type ObsServerFixture } from '@obs/local-server/testing';
+import { setupObsServer, type ObsConnection, type ObsServerFixture } from '@obs/local-server/testing';
 import express5 from 'express';
 import express4 from 'express4';
 import { expect } from 'vitest';
@@ -17,13 +17,13 @@ export const EXPRESS_VERSIONS: Array<{ name: string; major: 4 | 5; express: Expr
   { name: 'Express 4', major: 4, express: express4 },
 ];
 
-/** The fixture of these tests: `useObsServer` with tracing initialised against the server. */
+/** The fixture of these tests: `setupObsServer` with tracing initialised against the server. */
 export type Harness = ObsServerFixture<ObsHandle>;
 
 /** Tracing against the fixture's server, with a short flush interval and no exit hooks. */
 export const initTestObs = (c: ObsConnection): ObsHandle => initObs({ ...c, flushInterval: 0.05, flushOnExit: false });
 
-export { useObsServer };
+export { setupObsServer };
 
 /** A request's root observation: the SERVER span the middleware made. */
 export function rootOf(spans: DecodedSpan[]): DecodedSpan | undefined {

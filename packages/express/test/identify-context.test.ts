@@ -13,9 +13,9 @@ import type { NextFunction, Request, Response } from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { obsErrorHandler, obsMiddleware } from '../src/index.js';
-import { EXPRESS_VERSIONS, traceOf, initTestObs, useObsServer, waitForTrace, type Express } from './harness.js';
+import { EXPRESS_VERSIONS, traceOf, initTestObs, setupObsServer, waitForTrace, type Express } from './harness.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 type AuthedRequest = Request & { user?: { id: string; plan: string } };
 

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { getRequestObservation, obsMiddleware, type ObsExpressOptions } from '../src/index.js';
-import { EXPRESS_VERSIONS, rootNames, traceOf, initTestObs, useObsServer, waitForTrace, type Express } from './harness.js';
+import { EXPRESS_VERSIONS, rootNames, traceOf, initTestObs, setupObsServer, waitForTrace, type Express } from './harness.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 function buildApp(express: Express, options?: ObsExpressOptions) {
   const app = express();

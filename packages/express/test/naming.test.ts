@@ -6,9 +6,9 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { obsMiddleware, UNMATCHED } from '../src/index.js';
-import { EXPRESS_VERSIONS, traceOf, initTestObs, useObsServer, type Express } from './harness.js';
+import { EXPRESS_VERSIONS, traceOf, initTestObs, setupObsServer, type Express } from './harness.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 function buildApp(express: Express, major: 4 | 5) {
   const app = express();

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DecodedSpan } from '@obs/local-server';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rootOf } from './harness.js';
 
@@ -18,7 +18,7 @@ const repoRoot = resolve(here, '../../..');
 /** Node 22 from the `node` devDependency; the test runner's own Node otherwise. */
 const node = existsSync(join(repoRoot, 'node_modules/.bin/node')) ? join(repoRoot, 'node_modules/.bin/node') : process.execPath;
 
-const obs = useObsServer();
+const obs = setupObsServer();
 beforeAll(async () => {
   // The child processes load the built package, as a user's app would: build it from src first.
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

@@ -6,9 +6,9 @@ import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CallbackHandler } from '../src/index.js';
-import { attr, childrenOf, json, one, settle, type, initTestObs, useObsServer } from './support.js';
+import { attr, childrenOf, json, one, settle, type, initTestObs, setupObsServer } from './support.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 /**
  * A minimal agent loop in the style of AgentExecutor: the model decides, the loop reports the

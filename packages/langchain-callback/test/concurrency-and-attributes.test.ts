@@ -6,9 +6,9 @@ import { propagateAttributes, startActiveObservation } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallbackHandler, type CallbackHandlerOptions } from '../src/index.js';
-import { attr, childrenOf, json, one, settle, subtree, initTestObs, useObsServer } from './support.js';
+import { attr, childrenOf, json, one, settle, subtree, initTestObs, setupObsServer } from './support.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 function chainFor(i: number) {
   // Different model latencies so the four invocations interleave and end in reverse order.

@@ -6,9 +6,9 @@ import type { DecodedSpan } from '@obs/local-server';
 import { describe, expect, it } from 'vitest';
 import { CallbackHandler } from '../src/index.js';
 import { FailingStreamModel } from './fakes.js';
-import { attr, json, metadata, one, settle, initTestObs, useObsServer } from './support.js';
+import { attr, json, metadata, one, settle, initTestObs, setupObsServer } from './support.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 function expectError(span: DecodedSpan, message: string): void {
   expect(attr(span, 'obs.observation.level'), span.name).toBe('ERROR');

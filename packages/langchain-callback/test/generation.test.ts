@@ -6,9 +6,9 @@ import { RunnableLambda } from '@langchain/core/runnables';
 import { describe, expect, it } from 'vitest';
 import { CallbackHandler } from '../src/index.js';
 import { UsageChatModel } from './fakes.js';
-import { attr, json, metadata, one, settle, initTestObs, useObsServer } from './support.js';
+import { attr, json, metadata, one, settle, initTestObs, setupObsServer } from './support.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 const WEATHER_TOOL = {
   type: 'function',

@@ -16,9 +16,9 @@ import type { DecodedSpan } from '@obs/local-server';
 import { describe, expect, it } from 'vitest';
 import { CallbackHandler } from '../src/index.js';
 import { UsageChatModel } from './fakes.js';
-import { attr, json, one, settle, type, initTestObs, useObsServer } from './support.js';
+import { attr, json, one, settle, type, initTestObs, setupObsServer } from './support.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A provider-like model that takes `ms` and ignores abort signals, as many clients do. */

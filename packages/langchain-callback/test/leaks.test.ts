@@ -5,9 +5,9 @@ import { RunnableLambda } from '@langchain/core/runnables';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { describe, expect, it } from 'vitest';
 import { CallbackHandler } from '../src/index.js';
-import { attr, metadata, one, settle, initTestObs, useObsServer } from './support.js';
+import { attr, metadata, one, settle, initTestObs, setupObsServer } from './support.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 /** The handler's per-run state, read directly: the leak test must see every map, not a summary. */
 function internalState(handler: CallbackHandler): { runs: number; trees: number } {

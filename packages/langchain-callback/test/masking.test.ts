@@ -6,9 +6,9 @@ import { FakeListChatModel, FakeRetriever } from '@langchain/core/utils/testing'
 import { MASK_FAILED } from '@obs/core';
 import { describe, expect, it } from 'vitest';
 import { CallbackHandler } from '../src/index.js';
-import { attr, one, settle, initTestObs, useObsServer } from './support.js';
+import { attr, one, settle, initTestObs, setupObsServer } from './support.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 const SECRET = /sk-[a-z0-9]+/g;
 /** Redacts API-key-looking strings at any depth of any captured value. */

@@ -2,15 +2,15 @@
 import { awaitAllCallbacks } from '@langchain/core/callbacks/promises';
 import { initObs, type ObsHandle } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
-import { useObsServer, type ObsConnection, type ObsServerFixture } from '@obs/local-server/testing';
+import { setupObsServer, type ObsConnection, type ObsServerFixture } from '@obs/local-server/testing';
 
-/** The fixture of these tests: `useObsServer({ init: initTestObs })`. */
+/** The fixture of these tests: `setupObsServer({ init: initTestObs })`. */
 export type Harness = ObsServerFixture<ObsHandle>;
 
 /** Tracing against the fixture's server, with a short flush interval. */
 export const initTestObs = (c: ObsConnection): ObsHandle => initObs({ ...c, flushInterval: 0.05 });
 
-export { useObsServer };
+export { setupObsServer };
 
 /** Waits for LangChain's queued callbacks, then for every ended span to reach the server. */
 export async function settle(h: Harness): Promise<DecodedSpan[]> {

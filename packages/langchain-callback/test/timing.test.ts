@@ -4,9 +4,9 @@ import { StringOutputParser } from '@langchain/core/output_parsers';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { describe, expect, it } from 'vitest';
 import { CallbackHandler } from '../src/index.js';
-import { one, settle, initTestObs, useObsServer } from './support.js';
+import { one, settle, initTestObs, setupObsServer } from './support.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 /** Another background handler whose callbacks take 25 ms: LangChain's shared queue falls behind. */
 class SlowHandler extends BaseCallbackHandler {

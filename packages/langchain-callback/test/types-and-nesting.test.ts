@@ -8,9 +8,9 @@ import { startActiveObservation } from '@obs/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CallbackHandler } from '../src/index.js';
-import { attr, childrenOf, json, metadata, one, settle, type, initTestObs, useObsServer } from './support.js';
+import { attr, childrenOf, json, metadata, one, settle, type, initTestObs, setupObsServer } from './support.js';
 
-const h = useObsServer({ init: initTestObs });
+const h = setupObsServer({ init: initTestObs });
 
 describe('observation types and nesting', () => {
   it('types a chain, its prompt, model and parser and nests them by parent run', async () => {

@@ -7,9 +7,9 @@
  * @example
  * ```ts
  * import { initObs } from '@obs/core';
- * import { useObsServer } from '@obs/local-server/testing';
+ * import { setupObsServer } from '@obs/local-server/testing';
  *
- * const obs = useObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+ * const obs = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
  *
  * it('traces the request', async () => {
  *   await request(app).get('/chat');
@@ -37,8 +37,8 @@ export interface ObsHandleLike {
   shutdown?(): Promise<unknown>;
 }
 
-/** Options of {@link useObsServer}: the server's own options, plus what to do around it. */
-export interface UseObsServerOptions<H> extends ObsServerOptions {
+/** Options of {@link setupObsServer}: the server's own options, plus what to do around it. */
+export interface SetupObsServerOptions<H> extends ObsServerOptions {
   /** Initialises obs against the server (once, before the tests); what it returns is `fixture.handle`. */
   init?: (connection: ObsConnection, server: ObsServer) => H | Promise<H>;
   /** Also run before each test, after the server was reset (e.g. empty a captured-logs array). */
@@ -54,7 +54,7 @@ export interface ObsServerFixture<H> {
   readonly connection: ObsConnection;
   /**
    * Starts the fixture now rather than in `beforeAll`, for module-level set-up:
-   * `const { server } = await useObsServer().ready;`. The hooks then reuse it.
+   * `const { server } = await setupObsServer().ready;`. The hooks then reuse it.
    */
   readonly ready: Promise<ObsServerFixture<H>>;
 }
@@ -63,14 +63,14 @@ export interface ObsServerFixture<H> {
  * Registers the fixture's vitest hooks in the calling file or `describe` block and returns it.
  * The server is quiet (no trace printing) unless `quiet: false` is passed.
  */
-export function useObsServer<H = undefined>(options: UseObsServerOptions<H> = {}): ObsServerFixture<H> {
+export function setupObsServer<H = undefined>(options: SetupObsServerOptions<H> = {}): ObsServerFixture<H> {
   const { init, beforeEach: eachTest, reset = true, ...serverOptions } = options;
   let server: ObsServer | undefined;
   let handle: H | undefined;
   let connection: ObsConnection | undefined;
   const started = <T>(value: T | undefined, what: string): T => {
     if (value === undefined && server === undefined)
-      throw new Error(`useObsServer: ${what} is read before the fixture started (read it inside a test or hook)`);
+      throw new Error(`setupObsServer: ${what} is read before the fixture started (read it inside a test or hook)`);
     return value as T;
   };
   let starting: Promise<ObsServerFixture<H>> | undefined;

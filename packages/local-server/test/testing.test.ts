@@ -1,15 +1,15 @@
 /**
- * `useObsServer` (`@obs/local-server/testing`), the one fixture every package's tests use: it
+ * `setupObsServer` (`@obs/local-server/testing`), the one fixture every package's tests use: it
  * starts the server, initialises obs through `init` once, resets between tests and shuts both down.
  */
 import { describe, expect, it } from 'vitest';
-import { useObsServer } from '../src/testing.js';
+import { setupObsServer } from '../src/testing.js';
 
 const calls: string[] = [];
 let closedUrl = '';
 
 describe('a suite using the fixture', () => {
-  const obs = useObsServer({
+  const obs = setupObsServer({
     publicKey: 'pk-fixture',
     secretKey: 'sk-fixture',
     init: (connection, server) => {
@@ -44,7 +44,7 @@ describe('after the suite', () => {
   });
 
   it('reading the fixture before it started says so', () => {
-    const early = useObsServer();
+    const early = setupObsServer();
     expect(() => early.server).toThrow(/before the fixture started/);
   });
 });

@@ -2,7 +2,7 @@ import { Controller, Get, Injectable, Module, Req, type INestApplication } from 
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObsModule, ObsService } from '../src/index.js';
-import { createApp, only, initTestObs, useObsServer } from './support/harness.js';
+import { createApp, only, initTestObs, setupObsServer } from './support/harness.js';
 
 /** A config service as `@nestjs/config` would give, in its own module. */
 @Injectable()
@@ -53,7 +53,7 @@ class MeController {
 })
 class AsyncAppModule {}
 
-const obs = useObsServer({ init: initTestObs });
+const obs = setupObsServer({ init: initTestObs });
 let app: INestApplication;
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, sleep } from './support/harness.js';
 
@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const fixture = join(here, 'fixtures', 'cjs-app');
 const tsc = join(here, '..', '..', '..', 'node_modules', 'typescript', 'bin', 'tsc');
 
-const obs = useObsServer();
+const obs = setupObsServer();
 let workDir: string;
 let child: ChildProcess | undefined;
 

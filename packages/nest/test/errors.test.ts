@@ -2,9 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatAppModule } from './fixtures/chat-app.js';
-import { only, platforms, initTestObs, useObsServer } from './support/harness.js';
+import { only, platforms, initTestObs, setupObsServer } from './support/harness.js';
 
-const obs = useObsServer({ init: initTestObs });
+const obs = setupObsServer({ init: initTestObs });
 
 describe.each(platforms)('exceptions ($name)', (platform) => {
   let app: INestApplication;

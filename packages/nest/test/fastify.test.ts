@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatAppModule, identifyUser } from './fixtures/chat-app.js';
-import { createFastifyApp, only, initTestObs, useObsServer } from './support/harness.js';
+import { createFastifyApp, only, initTestObs, setupObsServer } from './support/harness.js';
 
 /**
  * What is particular to the Fastify platform (the shared scenarios run on it too: see
@@ -11,7 +11,7 @@ import { createFastifyApp, only, initTestObs, useObsServer } from './support/har
  * callback must get the object its platform documents, and all must find the same observation.
  */
 describe('on the Fastify platform', () => {
-  const obs = useObsServer({ init: initTestObs });
+  const obs = setupObsServer({ init: initTestObs });
   let app: NestFastifyApplication;
   const identifyCalls: { user: unknown; fastifyRequest: boolean }[] = [];
   const kind = (x: { raw?: unknown }) => (x.raw !== undefined && x.raw !== x ? 'fastify' : 'raw');

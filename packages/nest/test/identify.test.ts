@@ -2,9 +2,9 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChatAppModule, identifyUser } from './fixtures/chat-app.js';
-import { only, platforms, rootOf, sleep, initTestObs, useObsServer } from './support/harness.js';
+import { only, platforms, rootOf, sleep, initTestObs, setupObsServer } from './support/harness.js';
 
-const obs = useObsServer({ init: initTestObs });
+const obs = setupObsServer({ init: initTestObs });
 const identifyCalls: unknown[] = [];
 beforeEach(() => {
   identifyCalls.length = 0;

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObsModule } from '../src/index.js';
 import { ChatAppModule } from './fixtures/chat-app.js';
-import { only, platforms, rootOf, initTestObs, useObsServer } from './support/harness.js';
+import { only, platforms, rootOf, initTestObs, setupObsServer } from './support/harness.js';
 
 @Controller({ path: 'orders', version: '2' })
 class OrdersController {
@@ -31,7 +31,7 @@ class ReportsModule {}
 })
 class VersionedAppModule {}
 
-const obs = useObsServer({ init: initTestObs });
+const obs = setupObsServer({ init: initTestObs });
 
 describe.each(platforms)('request root observation naming ($name)', (platform) => {
   let app: INestApplication;

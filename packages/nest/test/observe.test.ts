@@ -16,7 +16,7 @@ import request from 'supertest';
 import { firstValueFrom, from, interval, lastValueFrom, map, take, timer, type Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObsModule, Observe } from '../src/index.js';
-import { createApp, only, sleep, initTestObs, useObsServer } from './support/harness.js';
+import { createApp, only, sleep, initTestObs, setupObsServer } from './support/harness.js';
 
 @Injectable()
 class Tools {
@@ -130,7 +130,7 @@ class AdminController {
 @Module({ imports: [ObsModule.forRoot({})], providers: [Tools, RolesGuard], controllers: [AdminController] })
 class ObserveAppModule {}
 
-const obs = useObsServer({ init: initTestObs });
+const obs = setupObsServer({ init: initTestObs });
 let app: INestApplication;
 let tools: Tools;
 

@@ -4,9 +4,9 @@ import { TRUNCATION_MARKER } from '@obs/core/kit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatAppModule, identifyUser } from './fixtures/chat-app.js';
-import { only, platforms, urlOf, initTestObs, useObsServer } from './support/harness.js';
+import { only, platforms, urlOf, initTestObs, setupObsServer } from './support/harness.js';
 
-const obs = useObsServer({ init: initTestObs });
+const obs = setupObsServer({ init: initTestObs });
 
 describe.each(platforms)('output capture ($name)', (platform) => {
   let app: INestApplication;

@@ -1,6 +1,6 @@
 import { Controller, Get, Module, Param } from '@nestjs/common';
 import { getObsHandle } from '@obs/core';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { ObsModule, Observe } from '../src/index.js';
 import { getJson, platforms, sleep, urlOf } from './support/harness.js';
@@ -23,7 +23,7 @@ class JobsController {
   }
 }
 
-const local = useObsServer();
+const local = setupObsServer();
 
 describe.each(platforms)('application shutdown ($name)', (platform) => {
   it('app.close() flushes every accepted span, including a request in flight, and shuts down the obs it started', async () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DecodedSpan } from '@obs/local-server';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EXAMPLE_DIR, expectWholeTrace, nextEnv, startNext } from './harness.js';
 
-const local = useObsServer();
+const local = setupObsServer();
 let app: Awaited<ReturnType<typeof startNext>>;
 
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { initObs, startActiveObservation } from '@obs/core';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { expect, it } from 'vitest';
 import { onRequestError } from '../src/on-request-error.js';
 
-const local = useObsServer({
+const local = setupObsServer({
   init: (c) => initObs({ ...c, flushInterval: 3600, flushOnExit: false }),
 });
 

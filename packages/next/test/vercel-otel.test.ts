@@ -6,13 +6,13 @@
  * (and, with the default `shareObservations: false`, no obs observation).
  */
 import type { DecodedSpan } from '@obs/local-server';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectWholeTrace, nextEnv, startNext } from './harness.js';
 
 // Two servers: obs's, and one standing for the app's own OTLP backend.
-const obsFixture = useObsServer({ reset: false });
-const backendFixture = useObsServer({ reset: false });
+const obsFixture = setupObsServer({ reset: false });
+const backendFixture = setupObsServer({ reset: false });
 let app: Awaited<ReturnType<typeof startNext>>;
 
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { ObsBrowserClient } from '../../src/browser/index.js';
 import { messages, TRACE_ID } from '../client/helpers.js';
@@ -74,7 +74,7 @@ describe('@obs/core/browser import graph', () => {
 });
 
 const logs: LogLine[] = [];
-const { server } = await useObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
+const { server } = await setupObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
 
 describe('ObsBrowserClient against the local server', () => {
   it('posts scores with the public key only', async () => {

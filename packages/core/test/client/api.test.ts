@@ -1,11 +1,11 @@
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ObsApiClient } from '../../src/client/api/client.js';
 import { ObsApiError, ObsApiTimeoutError } from '../../src/client/api/core/errors.js';
 import { CLIENT_KEYS } from '../support/server.js';
 import { clientFor, timedFetch } from './helpers.js';
 
-const { server } = await useObsServer(CLIENT_KEYS).ready;
+const { server } = await setupObsServer(CLIENT_KEYS).ready;
 const api: ObsApiClient = clientFor(server).api;
 
 /** A path parameter that must be percent-encoded to stay one segment. */

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ObsApiError } from '../../src/client/api/core/errors.js';
 import { ObsClient } from '../../src/client/client.js';
@@ -8,7 +8,7 @@ import { CLIENT_KEYS, type LogLine, routeLogsInto } from '../support/server.js';
 import { clientFor, messages, TRACE_ID } from './helpers.js';
 
 const logs: LogLine[] = [];
-const { server } = await useObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
+const { server } = await setupObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
 
 // Contract 4.6: the 16 client aliases removed in major 6.
 const REMOVED_ALIASES = [

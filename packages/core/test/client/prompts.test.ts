@@ -6,14 +6,14 @@
 
 import { AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { ChatPromptTemplate, PromptTemplate } from '@langchain/core/prompts';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { ChatPromptClient, TextPromptClient } from '../../src/client/prompts/prompt-client.js';
 import { CLIENT_KEYS, type LogLine, routeLogsInto } from '../support/server.js';
 import { clientFor, messages } from './helpers.js';
 
 const logs: LogLine[] = [];
-const { server } = await useObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
+const { server } = await setupObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
 
 const promptGets = () => server.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/api/public/v2/prompts/'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

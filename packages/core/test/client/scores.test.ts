@@ -1,4 +1,4 @@
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { context, TraceFlags, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { CLIENT_KEYS, type LogLine, routeLogsInto } from '../support/server.js';
 import { clientFor, messages, SPAN_ID, TRACE_ID, timedFetch } from './helpers.js';
 
 const logs: LogLine[] = [];
-const { server } = await useObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
+const { server } = await setupObsServer({ ...CLIENT_KEYS, beforeEach: () => routeLogsInto(logs) }).ready;
 beforeAll(() => {
   // activeObservation()/activeTrace() read the active span, which needs a context manager.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { trace } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { setLogLevel } from '../../src/logger.js';
 import { warnMisplacedOptions } from '../../src/misplaced-options.js';
 import { captureLogs, type LogLine, restoreLogger, TRACING_KEYS } from '../support/server.js';
 
-const { server } = await useObsServer({ ...TRACING_KEYS, reset: false }).ready;
+const { server } = await setupObsServer({ ...TRACING_KEYS, reset: false }).ready;
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
 const saved = { ...process.env };
 let logs: LogLine[];

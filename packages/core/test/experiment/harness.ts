@@ -3,7 +3,7 @@
  * `ObsSpanProcessor`, and an `ObsClient` on the same server (scores, datasets, URLs).
  */
 import type { DecodedSpan, ObsServer } from '@obs/local-server';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { afterEach } from 'vitest';
 import { ObsClient } from '../../src/client/client.js';
 import { captureLogs, type LogLine, restoreLogger, TRACING_KEYS, tracingInit } from '../tracing/harness.js';
@@ -17,9 +17,9 @@ export interface ExperimentFixture {
   logs: LogLine[];
 }
 
-/** `useObsServer` with a provider, plus a client on the same server; logs captured per test, the server reset before each. */
+/** `setupObsServer` with a provider, plus a client on the same server; logs captured per test, the server reset before each. */
 export async function experimentForFile(): Promise<ExperimentFixture> {
-  const { server } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
+  const { server } = await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
   const client = new ObsClient({
     baseUrl: server.url,
     publicKey: server.publicKey,

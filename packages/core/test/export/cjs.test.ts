@@ -9,8 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { only, PACKAGE_VERSION, TRACING_KEYS, traceRequests, type ObsServer } from '../tracing/harness.js';
-import { useObsServer } from '@obs/local-server/testing';
+import { only, PACKAGE_VERSION, TRACING_KEYS, traceRequests } from '../tracing/harness.js';
+import { setupObsServer } from '@obs/local-server/testing';
 
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -63,7 +63,7 @@ obs.startActiveObservation('exit-root', () => {
 `;
 const forgetful = join(here, `.cjs-forgetful-${process.pid}.cjs`);
 
-const local = useObsServer({ ...TRACING_KEYS, reset: false });
+const local = setupObsServer({ ...TRACING_KEYS, reset: false });
 
 beforeAll(async () => {
   // Build @obs/core with Node 22's tsc so dist/ is what a consumer would install.

@@ -5,7 +5,7 @@
  * Asserted on the Content-Encoding header AND on the bytes the server received.
  */
 import { gunzipSync } from 'node:zlib';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { startObservation } from '../../src/index.js';
 import { captureLogs, perTestTracing, type RecordedRequest, TRACING_KEYS, traceRequests, warnings } from '../tracing/harness.js';
@@ -13,7 +13,7 @@ import { captureLogs, perTestTracing, type RecordedRequest, TRACING_KEYS, traceR
 const ENV_KEYS = ['OBS_OTEL_COMPRESSION', 'OTEL_EXPORTER_OTLP_TRACES_COMPRESSION', 'OTEL_EXPORTER_OTLP_COMPRESSION'] as const;
 type EnvKey = (typeof ENV_KEYS)[number];
 
-const { server } = await useObsServer(TRACING_KEYS).ready;
+const { server } = await setupObsServer(TRACING_KEYS).ready;
 const install = perTestTracing(server, () => {
   for (const k of ENV_KEYS) delete process.env[k];
 });

@@ -3,13 +3,13 @@
  * once the server has the spans, shutdown() flushing, retries on 503 and none on 400.
  */
 import { decodeOtlpProtobuf } from '@obs/local-server';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { startObservation } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
 import { captureLogs, perTestTracing, sleep, TRACING_KEYS, type Tracing, traceRequests } from '../tracing/harness.js';
 
-const { server } = await useObsServer(TRACING_KEYS).ready;
+const { server } = await setupObsServer(TRACING_KEYS).ready;
 const install = perTestTracing(server);
 
 const names = () => server.spans().map((s) => s.name);

@@ -3,12 +3,12 @@
  * contract 1, and `additionalHeaders` replacing a default whatever the case of its name.
  */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { startObservation } from '../../src/index.js';
 import { PACKAGE_VERSION, perTestTracing, type RecordedRequest, TRACING_KEYS, traceRequests } from '../tracing/harness.js';
 
-const { server } = await useObsServer(TRACING_KEYS).ready;
+const { server } = await setupObsServer(TRACING_KEYS).ready;
 const install = perTestTracing(server, undefined, { restoreLogs: false });
 
 /** Header names as sent on the wire (raw), lower-cased. */

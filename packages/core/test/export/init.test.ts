@@ -17,11 +17,11 @@ import {
   type LogLine,
   type ObsServer,
 } from '../tracing/harness.js';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 
 const ENV_KEYS = ['OBS_PUBLIC_KEY', 'OBS_SECRET_KEY', 'OBS_BASE_URL', 'OBS_BASEURL'];
 
-const local = useObsServer({ ...TRACING_KEYS, reset: false });
+const local = setupObsServer({ ...TRACING_KEYS, reset: false });
 let handle: ObsHandle | undefined;
 let foreign: NodeTracerProvider | undefined;
 let logs: LogLine[];

@@ -3,7 +3,7 @@
  * throwing mask masks fully) and `shouldExportSpan` composed with `isDefaultExportSpan`.
  */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import {
@@ -16,7 +16,7 @@ import {
 } from '../../src/index.js';
 import { attr, captureLogs, only, perTestTracing, TRACING_KEYS, warnings } from '../tracing/harness.js';
 
-const { server } = await useObsServer(TRACING_KEYS).ready;
+const { server } = await setupObsServer(TRACING_KEYS).ready;
 const install = perTestTracing(server);
 
 /** Replaces every string containing "secret" (at any depth) with "***". */

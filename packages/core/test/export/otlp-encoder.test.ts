@@ -20,7 +20,7 @@ import { ObsOtlpExporter, ObsSpanProcessor } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
 import { encodeTraceExportRequest } from '../../src/export/otlp-proto-encoder.js';
 import { captureLogs, restoreLogger, TRACING_KEYS, type ObsServer } from '../tracing/harness.js';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 
 const LONG_ASCII = 'The quick brown fox jumps over the lazy dog. '.repeat(40);
 const LONG_UNICODE = 'héllo wörld — 日本語のテキスト 😀🚀 '.repeat(30);
@@ -331,7 +331,7 @@ describe('encodeTraceExportRequest', () => {
 });
 
 describe('end to end: ObsSpanProcessor to the local server', () => {
-  const local = useObsServer({ ...TRACING_KEYS, reset: false });
+  const local = setupObsServer({ ...TRACING_KEYS, reset: false });
 
   const strip = ({ encoding: _e, compressed: _c, ...rest }: DecodedSpan) => rest;
   const bySpanId = (a: { spanId: string }, b: { spanId: string }) => a.spanId.localeCompare(b.spanId);

@@ -4,12 +4,12 @@
  * with their own tags; 200 concurrent requests, counted span by span.
  */
 import { context } from '@opentelemetry/api';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { initObs, propagateAttributes, startObservation } from '../../src/index.js';
 import { HttpObserver } from '../../src/http/index.js';
 
-const local = useObsServer({ reset: false, init: (c) => initObs({ ...c, flushOnExit: false }) });
+const local = setupObsServer({ reset: false, init: (c) => initObs({ ...c, flushOnExit: false }) });
 
 type Req = { n: number; headers: Record<string, string> };
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,11 +1,11 @@
 import { context, trace } from '@opentelemetry/api';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { initObs, startObservation } from '../../src/index.js';
 import { redactKeySet, TRUNCATION_MARKER } from '../../src/kit.js';
 import { captureValue, HttpObserver } from '../../src/http/index.js';
 
-const local = useObsServer({ init: (c) => initObs({ ...c, flushOnExit: false }) });
+const local = setupObsServer({ init: (c) => initObs({ ...c, flushOnExit: false }) });
 
 type Req = { user?: { id: string }; headers: Record<string, string> };
 

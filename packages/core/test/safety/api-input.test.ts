@@ -4,12 +4,12 @@
  * with an ObsApiError.
  */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { ObsApiError, ObsClient } from '../../src/index.js';
 import { CLIENT_KEYS, captureLogs, restoreLogger } from '../support/server.js';
 
-const { server } = await useObsServer({ ...CLIENT_KEYS, reset: false }).ready;
+const { server } = await setupObsServer({ ...CLIENT_KEYS, reset: false }).ready;
 const client = new ObsClient({ ...CLIENT_KEYS, baseUrl: server.url, maxRetries: 0 });
 
 describe('path parameters', () => {

@@ -3,13 +3,13 @@
  * trimmed), secrets are not inspectable, and default redaction matches key substrings.
  */
 import { inspect } from 'node:util';
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initObs, ObsClient, type ObsHandle, redactSecrets, startObservation } from '../../src/index.js';
 import { captureLogs, restoreLogger, TRACING_KEYS } from '../support/server.js';
 import { installTracing, type Tracing } from '../tracing/harness.js';
 
-const { server } = await useObsServer({ ...TRACING_KEYS, reset: false }).ready;
+const { server } = await setupObsServer({ ...TRACING_KEYS, reset: false }).ready;
 let tracing: Tracing | undefined;
 let handle: ObsHandle | undefined;
 

@@ -4,13 +4,13 @@
  * exceptions pass through unchanged. Spans are checked on the server.
  */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { observe, startActiveObservation, startObservation, updateActiveObservation } from '../../src/index.js';
 import { captureLogs } from '../support/server.js';
 import { TRACING_KEYS, tracingInit } from '../tracing/harness.js';
 
-const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
+const { server, handle: tracing } = await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 const logs = captureLogs();
 
 function revoked(): object {

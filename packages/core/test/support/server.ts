@@ -1,5 +1,5 @@
 /**
- * What the core tests share around `useObsServer` (`@obs/local-server/testing`, the one fixture
+ * What the core tests share around `setupObsServer` (`@obs/local-server/testing`, the one fixture
  * of every package's tests): the keys the server is started with, and the SDK logger routed into
  * an array.
  */
@@ -30,7 +30,7 @@ export function captureLogs(): LogLine[] {
   return lines;
 }
 
-/** Empties `lines` and routes the SDK logger into it (threshold `debug`): `useObsServer({ beforeEach: () => routeLogsInto(logs) })`. */
+/** Empties `lines` and routes the SDK logger into it (threshold `debug`): `setupObsServer({ beforeEach: () => routeLogsInto(logs) })`. */
 export function routeLogsInto(lines: LogLine[]): void {
   lines.length = 0;
   routeLogs(lines);

@@ -3,7 +3,7 @@
  * real ObsSpanProcessor to the local obs server and asserted on what it decoded.
  */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import {
   OBSERVATION_TYPES,
@@ -17,8 +17,10 @@ import {
 } from '../../src/index.js';
 import { ALL_TYPES, attr, captureLogs, only, PACKAGE_VERSION, restoreLogger, TRACING_KEYS, tracingInit, warnings } from './harness.js';
 
-const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit({ environment: 'it-env', release: 'rel-42' }) })
-  .ready;
+const { server, handle: tracing } = await setupObsServer({
+  ...TRACING_KEYS,
+  init: tracingInit({ environment: 'it-env', release: 'rel-42' }),
+}).ready;
 
 describe('observation attributes (wire contract 2.1)', () => {
   it('sends all ten observation types with obs.observation.type, from the obs-sdk scope', async () => {

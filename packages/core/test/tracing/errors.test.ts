@@ -3,12 +3,12 @@
  * ERROR, status message, OTel status ERROR (2), an `exception` event, the error rethrown as is.
  */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { observe, startActiveObservation, startObservation } from '../../src/index.js';
 import { type DecodedSpan, only, sleep, TRACING_KEYS, tracingInit } from './harness.js';
 
-const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
+const { server, handle: tracing } = await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 
 class PaymentError extends Error {
   constructor(

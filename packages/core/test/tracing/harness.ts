@@ -27,7 +27,7 @@ export interface Tracing {
   flush(): Promise<void>;
   /** Shuts the provider down and unregisters it globally. */
   close(): Promise<void>;
-  /** The same as `close()`: what `useObsServer` calls after the tests. */
+  /** The same as `close()`: what `setupObsServer` calls after the tests. */
   shutdown(): Promise<void>;
 }
 
@@ -73,8 +73,8 @@ export function installTracing(server: ObsServer, options: ObsSpanProcessorOptio
 }
 
 /**
- * The tracing tests' `init` for `useObsServer`: one registered provider for the whole file (see
- * `installTracing`), closed after all: `await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready`.
+ * The tracing tests' `init` for `setupObsServer`: one registered provider for the whole file (see
+ * `installTracing`), closed after all: `await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready`.
  */
 export function tracingInit(options: ObsSpanProcessorOptions = {}): (connection: ObsConnection, server: ObsServer) => Tracing {
   return (_connection, server) => installTracing(server, options);

@@ -3,13 +3,13 @@
  * lasts as long as the result, the output is the reassembled text, early exits are marked.
  */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { getActiveSpanId, observe, startObservation } from '../../src/index.js';
 import { attr, only, sleep, TRACING_KEYS, tracingInit } from './harness.js';
 
-const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
+const { server, handle: tracing } = await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 
 const encoder = new TextEncoder();
 

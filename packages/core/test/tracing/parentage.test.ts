@@ -3,14 +3,14 @@
  * of contract 4.6.
  */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { TraceFlags, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import * as core from '../../src/index.js';
 import { createTraceId, getActiveSpanId, getActiveTraceId, startActiveObservation, startObservation } from '../../src/index.js';
 import { only, sleep, TRACING_KEYS, tracingInit } from './harness.js';
 
-const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
+const { server, handle: tracing } = await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 
 describe('parentage', () => {
   it('observation.startObservation() makes a child (and grandchild) in the same trace, not made active', async () => {

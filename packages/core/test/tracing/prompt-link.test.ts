@@ -1,12 +1,12 @@
 /** A prompt object from `client.prompt.get` links to a generation; a fallback prompt does not. */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { ObsClient } from '../../src/client/client.js';
 import { startObservation } from '../../src/tracing/start.js';
 import { attr, captureLogs, restoreLogger, TRACING_KEYS, tracingInit, warnings } from './harness.js';
 
-const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
+const { server, handle: tracing } = await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 
 describe('linking prompts to generations', () => {
   it('a fetched prompt sets prompt name and version; a fallback sets neither', async () => {

@@ -4,13 +4,13 @@
  * values are dropped with one warning, never thrown.
  */
 
-import { useObsServer } from '@obs/local-server/testing';
+import { setupObsServer } from '@obs/local-server/testing';
 import { trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { observe, propagateAttributes, startActiveObservation, startObservation } from '../../src/index.js';
 import { attr, captureLogs, only, restoreLogger, sleep, TRACING_KEYS, tracingInit, warnings } from './harness.js';
 
-const { server, handle: tracing } = await useObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
+const { server, handle: tracing } = await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
 afterEach(() => restoreLogger());
 
 const TRACE_KEYS = (span: { attributes: Record<string, unknown> }) =>

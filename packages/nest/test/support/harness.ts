@@ -5,12 +5,12 @@ import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { initObs, type ObsHandle } from '@obs/core';
 import type { DecodedSpan, ObsServer } from '@obs/local-server';
-import { useObsServer, type ObsConnection } from '@obs/local-server/testing';
+import { setupObsServer, type ObsConnection } from '@obs/local-server/testing';
 
-/** Tracing against the fixture's server (`useObsServer({ init: initTestObs })`), short flush interval, no exit hooks. */
+/** Tracing against the fixture's server (`setupObsServer({ init: initTestObs })`), short flush interval, no exit hooks. */
 export const initTestObs = (c: ObsConnection): ObsHandle => initObs({ ...c, flushInterval: 0.05, flushOnExit: false });
 
-export { useObsServer };
+export { setupObsServer };
 
 /** A real Nest app (Express platform) built with `@nestjs/testing`, initialised and ready for supertest. */
 export async function createApp(module: Type<unknown> | DynamicModule, setup?: (app: INestApplication) => void): Promise<INestApplication> {
