@@ -4,7 +4,7 @@
  */
 import { context, propagation, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getObsHandle, initObs, startActiveObservation, startObservation, type ObsHandle } from '../../src/index.js';
 import {
   captureLogs,
@@ -15,7 +15,6 @@ import {
   traceRequests,
   warnings,
   type LogLine,
-  type ObsServer,
 } from '../tracing/harness.js';
 import { setupObsServer } from '@obs/local-server/testing';
 
@@ -26,7 +25,6 @@ let handle: ObsHandle | undefined;
 let foreign: NodeTracerProvider | undefined;
 let logs: LogLine[];
 
-beforeAll(async () => {});
 beforeEach(() => {
   for (const k of ENV_KEYS) delete process.env[k];
   logs = captureLogs();

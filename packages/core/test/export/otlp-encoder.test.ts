@@ -15,11 +15,11 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ObsOtlpExporter, ObsSpanProcessor } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
 import { encodeTraceExportRequest } from '../../src/export/otlp-proto-encoder.js';
-import { captureLogs, restoreLogger, TRACING_KEYS, type ObsServer } from '../tracing/harness.js';
+import { captureLogs, restoreLogger, TRACING_KEYS } from '../tracing/harness.js';
 import { setupObsServer } from '@obs/local-server/testing';
 
 const LONG_ASCII = 'The quick brown fox jumps over the lazy dog. '.repeat(40);

@@ -3,7 +3,7 @@
  * of every package's tests): the keys the server is started with, and the SDK logger routed into
  * an array.
  */
-import { type ObsServer, startObsServer } from '@obs/local-server';
+import type { ObsServer } from '@obs/local-server';
 import { type LogLevel, setLogger } from '../../src/logger.js';
 
 export type { ObsServer };
