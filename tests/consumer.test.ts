@@ -68,9 +68,7 @@ async function runApp(cwd: string, args: string[], node = process.execPath): Pro
     cwd,
     env: {
       ...process.env,
-      OBS_BASE_URL: local.server.url,
-      OBS_PUBLIC_KEY: local.server.publicKey,
-      OBS_SECRET_KEY: local.server.secretKey,
+      ...local.server.env,
       OBS_LOG_LEVEL: 'warn',
     },
   });

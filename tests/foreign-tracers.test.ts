@@ -38,9 +38,7 @@ function runScenario(setup: string, env: Record<string, string>, app = 'app.cjs'
       cwd: here,
       env: {
         ...process.env,
-        OBS_BASE_URL: local.server.url,
-        OBS_PUBLIC_KEY: local.server.publicKey,
-        OBS_SECRET_KEY: local.server.secretKey,
+        ...local.server.env,
         OBS_LOG_LEVEL: 'warn',
         ...env,
       },

@@ -17,9 +17,9 @@ import { routePath } from 'hono/route';
 
 export function obsHono(options: ObsHttpOptions<Request, Response> = {}): MiddlewareHandler {
   const layer = new FetchHttpObserver<Request>(options, { adapter: 'obs-hono' });
+  // Idempotent: the existing handle when tracing is set up already.
+  initObs();
   return async function obs(c, next) {
-    // Idempotent: the existing handle when tracing is set up already.
-    initObs();
     // The last route Hono matched is the handler's; `*` alone means only middleware matched.
     const route = routePath(c, -1);
     const request = layer.start(c.req.raw, { path: c.req.path, route: route && route !== '*' ? route : undefined });

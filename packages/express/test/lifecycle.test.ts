@@ -94,15 +94,22 @@ describe.each(EXPRESS_VERSIONS)('ignore, trace id header and aborts on $name', (
     });
   });
 
-  it('exposes the root observation to handlers', async () => {
+  it('exposes the trace id and root observation to handlers, not the request lifecycle', async () => {
     const app = express();
     app.use(obsMiddleware());
+    let handle: ReturnType<typeof getRequestObservation>;
     app.get('/meta', (req, res) => {
-      getRequestObservation(req)?.observation.update({ metadata: { feature: 'meta' } });
+      handle = getRequestObservation(req);
+      handle?.observation.update({ metadata: { feature: 'meta' } });
       res.send('ok');
     });
     const res = await request(app).get('/meta');
     const { root } = await traceOf(h, res);
+    // Frozen, two fields: a handler cannot reach finish() or swap the observation through it.
+    expect(Object.keys(handle ?? {}).sort()).toEqual(['observation', 'traceId']);
+    expect(Object.isFrozen(handle)).toBe(true);
+    const traceId = handle?.traceId;
+    expect(traceId).toBe(res.headers['x-obs-trace-id']);
     expect(root.attributes['obs.observation.metadata.feature']).toBe('meta');
   });
 

@@ -42,9 +42,7 @@ function run(script: string, args: string[]): Promise<Run> {
         timeout: 20_000,
         env: {
           ...process.env,
-          OBS_BASE_URL: obs.server.url,
-          OBS_PUBLIC_KEY: obs.server.publicKey,
-          OBS_SECRET_KEY: obs.server.secretKey,
+          ...obs.server.env,
           // Nothing leaves on a timer: only the shutdown path can deliver the span.
           OBS_FLUSH_INTERVAL: '60',
           OBS_LOG_LEVEL: 'error',

@@ -55,9 +55,9 @@ async function main(): Promise<void> {
   Trace viewer: ${server.url}/
 
   Paste into your app's environment:
-  OBS_BASE_URL=${server.url}
-  OBS_PUBLIC_KEY=${server.publicKey}
-  OBS_SECRET_KEY=${server.secretKey}
+${Object.entries(server.env)
+  .map(([name, value]) => `  ${name}=${value}`)
+  .join('\n')}
 
 Traces are printed as they arrive. Ctrl+C to stop.
 `);

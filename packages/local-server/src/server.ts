@@ -67,6 +67,10 @@ class LocalObsServer implements ObsServer {
   readonly scores: ReceivedScore[] = [];
   readonly scoreRequests: RecordedRequest[] = [];
 
+  get env(): ObsServer['env'] {
+    return { OBS_BASE_URL: this.url, OBS_PUBLIC_KEY: this.publicKey, OBS_SECRET_KEY: this.secretKey };
+  }
+
   private readonly store = new SpanStore();
   private readonly viewer = new Viewer({
     spansSince: (from) => this.store.since(from),

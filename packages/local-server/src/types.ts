@@ -162,6 +162,8 @@ export interface ObsServer {
   port: number;
   publicKey: string;
   secretKey: string;
+  /** The variables that point an app at this server: `{ ...process.env, ...server.env }` for a child process. */
+  readonly env: Readonly<{ OBS_BASE_URL: string; OBS_PUBLIC_KEY: string; OBS_SECRET_KEY: string }>;
   projectId: string;
   /** Every request received, in order (including rejected and faulted ones). */
   requests: RecordedRequest[];

@@ -21,6 +21,7 @@ describe('a suite using the fixture', () => {
 
   it('starts the server with the given keys and initialises obs once against it', async () => {
     expect(obs.connection).toEqual({ baseUrl: obs.server.url, publicKey: 'pk-fixture', secretKey: 'sk-fixture' });
+    expect(obs.server.env).toEqual({ OBS_BASE_URL: obs.server.url, OBS_PUBLIC_KEY: 'pk-fixture', OBS_SECRET_KEY: 'sk-fixture' });
     const res = await fetch(`${obs.server.url}/api/public/health`);
     expect(res.status).toBe(200);
     expect(obs.server.requests).toHaveLength(1);

@@ -48,7 +48,7 @@ describe('a CommonJS Nest app (Nest CLI tsconfig)', () => {
     expect(await readFile(main, 'utf8')).toContain('require("./app.module")');
     child = spawn(process.execPath, [main], {
       cwd: workDir,
-      env: { ...process.env, OBS_BASE_URL: obs.server.url, OBS_PUBLIC_KEY: obs.server.publicKey, OBS_SECRET_KEY: obs.server.secretKey },
+      env: { ...process.env, ...obs.server.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

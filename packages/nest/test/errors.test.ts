@@ -35,6 +35,8 @@ describe.each(platforms)('exceptions ($name)', (platform) => {
     const root = only(obs.server, 'GET /errors/missing/:id');
     expect(root.attributes['http.response.status_code']).toBe(404);
     expect(root.attributes['obs.observation.level']).toBeUndefined();
+    // The rule every adapter shares: a 4xx answer keeps the level and carries the message.
+    expect(root.attributes['obs.observation.status_message']).toBe('no item 7');
     expect(root.status.code).not.toBe(2);
     expect(root.events).toHaveLength(0);
   });

@@ -16,10 +16,7 @@ export default async function setup(project: TestProject): Promise<void> {
   const server = await startObsServer({ quiet: true });
   try {
     const start = performance.now();
-    const log = await run(
-      ['build'],
-      nextEnv({ OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: server.publicKey, OBS_SECRET_KEY: server.secretKey }),
-    );
+    const log = await run(['build'], nextEnv(server.env));
     const ms = Math.round(performance.now() - start);
     // Anything an instrumentation bug would have sent late still has a moment to arrive.
     await new Promise((r) => setTimeout(r, 200));

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DecodedSpan } from '@obs/local-server';
+import type { DecodedSpan, ObsServer } from '@obs/local-server';
 
 /** The example app the tests build and run. */
 export const EXAMPLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../examples/next');
@@ -92,4 +92,27 @@ export function expectWholeTrace(spans: DecodedSpan[], remoteParent?: string): s
     }
   }
   return problems;
+}
+
+/** Waits until the trace has its root `rootName` and a generation on `server`; returns its spans. */
+export function waitForGenerationTrace(server: ObsServer, traceId: string, rootName: string): Promise<DecodedSpan[]> {
+  return server.waitFor(
+    () => {
+      const s = server.spansByTrace(traceId);
+      return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === rootName) ? s : undefined;
+    },
+    { timeoutMs: 10_000 },
+  );
+}
+
+/** `POST /api/ai` of the example (the AI SDK route) as `user-ai`; returns the trace id once it answered. */
+export async function askAiRoute(appUrl: string): Promise<string> {
+  const res = await fetch(`${appUrl}/api/ai`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-user-id': 'user-ai' },
+    body: JSON.stringify({ message: 'Capital of Portugal?' }),
+  });
+  if ((await res.text()) !== JSON.stringify({ answer: 'Lisbon is the capital of Portugal.' }))
+    throw new Error('unexpected answer from /api/ai');
+  return res.headers.get('x-obs-trace-id')!;
 }

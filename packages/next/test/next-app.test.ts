@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { EXAMPLE_DIR, expectWholeTrace, nextEnv, startNext } from './harness.js';
+import { askAiRoute, EXAMPLE_DIR, expectWholeTrace, nextEnv, startNext, waitForGenerationTrace } from './harness.js';
 
 const local = setupObsServer();
 let app: Awaited<ReturnType<typeof startNext>>;
@@ -11,9 +11,7 @@ let app: Awaited<ReturnType<typeof startNext>>;
 beforeAll(async () => {
   app = await startNext(
     nextEnv({
-      OBS_BASE_URL: local.server.url,
-      OBS_PUBLIC_KEY: local.server.publicKey,
-      OBS_SECRET_KEY: local.server.secretKey,
+      ...local.server.env,
       // No timer-driven export: whatever arrives was flushed by the request itself (after()/waitUntil),
       // as on a serverless platform that freezes the function once it has responded.
       OBS_FLUSH_INTERVAL: '3600',
@@ -182,22 +180,8 @@ describe('route handler wrapped with withObs (Node.js runtime)', () => {
 
 describe('Vercel AI SDK inside a route handler', () => {
   it('nests the AI SDK spans under the request root with its user and session; the model call is a generation', async () => {
-    const res = await fetch(`${app.url}/api/ai`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user-id': 'user-ai' },
-      body: JSON.stringify({ message: 'Capital of Portugal?' }),
-    });
-    expect(await res.json()).toEqual({ answer: 'Lisbon is the capital of Portugal.' });
-    const traceId = res.headers.get('x-obs-trace-id')!;
-    const spans = await local.server.waitFor(
-      () => {
-        const s = local.server.spansByTrace(traceId);
-        return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/ai')
-          ? s
-          : undefined;
-      },
-      { timeoutMs: 10_000 },
-    );
+    const traceId = await askAiRoute(app.url);
+    const spans = await waitForGenerationTrace(local.server, traceId, 'POST /api/ai');
     const root = byName(spans, 'POST /api/ai');
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     for (const s of spans) {

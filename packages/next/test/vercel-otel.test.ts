@@ -8,7 +8,7 @@
 import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectWholeTrace, nextEnv, startNext } from './harness.js';
+import { askAiRoute, expectWholeTrace, nextEnv, startNext, waitForGenerationTrace } from './harness.js';
 
 // Two servers: obs's, and one standing for the app's own OTLP backend.
 const obsFixture = setupObsServer({ reset: false });
@@ -19,9 +19,7 @@ beforeAll(async () => {
   const auth = Buffer.from(`${backendFixture.server.publicKey}:${backendFixture.server.secretKey}`).toString('base64');
   app = await startNext(
     nextEnv({
-      OBS_BASE_URL: obsFixture.server.url,
-      OBS_PUBLIC_KEY: obsFixture.server.publicKey,
-      OBS_SECRET_KEY: obsFixture.server.secretKey,
+      ...obsFixture.server.env,
       OBS_LOG_LEVEL: 'info',
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${backendFixture.server.url}/api/public/otel/v1/traces`,
       OTEL_EXPORTER_OTLP_TRACES_HEADERS: `authorization=Basic%20${auth}`,
@@ -51,15 +49,7 @@ describe('next to @vercel/otel', () => {
     });
     expect(res.status).toBe(200);
     const traceId = res.headers.get('x-obs-trace-id')!;
-    const spans = await obsFixture.server.waitFor(
-      () => {
-        const s = obsFixture.server.spansByTrace(traceId);
-        return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/chat/[id]')
-          ? s
-          : undefined;
-      },
-      { timeoutMs: 10_000 },
-    );
+    const spans = await waitForGenerationTrace(obsFixture.server, traceId, 'POST /api/chat/[id]');
     expect(app.output()).toContain(
       '[obs] on: exporting to ' + obsFixture.server.url + ' (obs attached its span processor to the registered tracer provider',
     );
@@ -80,22 +70,8 @@ describe('next to @vercel/otel', () => {
   });
 
   it('the AI SDK spans of a request nest under its obs root', async () => {
-    const res = await fetch(`${app.url}/api/ai`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-user-id': 'user-ai' },
-      body: JSON.stringify({ message: 'Capital of Portugal?' }),
-    });
-    expect(await res.json()).toEqual({ answer: 'Lisbon is the capital of Portugal.' });
-    const traceId = res.headers.get('x-obs-trace-id')!;
-    const spans = await obsFixture.server.waitFor(
-      () => {
-        const s = obsFixture.server.spansByTrace(traceId);
-        return s.some((x) => x.attributes['obs.observation.type'] === 'generation') && s.some((x) => x.name === 'POST /api/ai')
-          ? s
-          : undefined;
-      },
-      { timeoutMs: 10_000 },
-    );
+    const traceId = await askAiRoute(app.url);
+    const spans = await waitForGenerationTrace(obsFixture.server, traceId, 'POST /api/ai');
     const roots = spans.filter((s) => !s.parentSpanId);
     expect(roots.map((s) => s.name)).toEqual(['POST /api/ai']);
     expect(spans.filter((s) => s.scope.name !== 'obs-sdk').length).toBeGreaterThanOrEqual(2);

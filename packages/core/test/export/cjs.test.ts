@@ -88,9 +88,7 @@ describe('CommonJS consumer', () => {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
-        OBS_BASE_URL: local.server.url,
-        OBS_PUBLIC_KEY: local.server.publicKey,
-        OBS_SECRET_KEY: local.server.secretKey,
+        ...local.server.env,
       },
       timeout: 20_000,
     });
@@ -126,9 +124,7 @@ describe('CommonJS consumer', () => {
       cwd: repoRoot,
       env: {
         PATH: process.env.PATH ?? '',
-        OBS_BASE_URL: local.server.url,
-        OBS_PUBLIC_KEY: local.server.publicKey,
-        OBS_SECRET_KEY: local.server.secretKey,
+        ...local.server.env,
       },
       timeout: 20_000,
     });

@@ -35,9 +35,7 @@ describe('SIGTERM', () => {
       const child = spawn(node, [script], {
         env: {
           ...process.env,
-          OBS_BASE_URL: server.url,
-          OBS_PUBLIC_KEY: server.publicKey,
-          OBS_SECRET_KEY: server.secretKey,
+          ...server.env,
           OBS_LOG_LEVEL: 'warn',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
