@@ -1,12 +1,15 @@
 // The hello-world Express 5 app under test, one variant per child process (see run.mjs):
 //   plain   Express 5, no tracing (the child span is OpenTelemetry's no-op)
 //   obs     + app.use(obsMiddleware()) exporting to the local obs server (OBS_* env, defaults)
+//   obs-identify   obsMiddleware({ identify }) returning a user and session: the full request
+//                  trace of issue 16 (input, output, identify, one child, exported)
 //   obs-noexport   obsMiddleware() with an exporter that drops the spans (export's share)
 //   obs-nocapture  obsMiddleware({ captureInput: false, captureOutput: false })
 //   core-floor     a hand-made minimal middleware on core's HttpObserver (start, context, route,
 //                  input, finish): what any adapter on core costs at least, for comparison
-//   otel-root      one bare OpenTelemetry SDK root span per request, active during the handlers, and
-//                  the child span, both exported by core's processor and exporter; no request observation
+//   otel-root      one bare OpenTelemetry SDK root span per request (NodeTracerProvider), active during
+//                  the handlers, and the child span, both exported by core's processor and exporter;
+//                  no request observation
 //   als     AsyncLocalStorage.run() per request, nothing else: what following a request across
 //           await costs by itself (Node 22 runs an async hook per promise and async resource)
 //   otel    + @opentelemetry/instrumentation-http and -express, BatchSpanProcessor, OTLP protobuf
@@ -41,7 +44,7 @@ if (variant === 'otel') {
 
 // Required after the instrumentations are registered, so they can patch it.
 const express = require('express');
-const obsExpress = ['obs', 'obs-nocapture', 'obs-noexport'].includes(variant) ? await import('@obs/express') : undefined;
+const obsExpress = ['obs', 'obs-identify', 'obs-nocapture', 'obs-noexport'].includes(variant) ? await import('@obs/express') : undefined;
 const obsCore = variant === 'core-floor' || variant === 'otel-root' || obsExpress ? await import('@obs/core') : undefined;
 const obsHttp = variant === 'core-floor' ? await import('@obs/core/http') : undefined;
 const obsKit = variant === 'otel-root' ? await import('@obs/core/kit') : undefined;
@@ -49,6 +52,7 @@ const obsKit = variant === 'otel-root' ? await import('@obs/core/kit') : undefin
 const tracer = trace.getTracer('bench-app');
 const app = express();
 if (variant === 'obs') app.use(obsExpress.obsMiddleware());
+if (variant === 'obs-identify') app.use(obsExpress.obsMiddleware({ identify: () => ({ userId: 'user-1', sessionId: 'session-1' }) }));
 // Everything obsMiddleware() does, with spans handed to an exporter that drops them: what export costs.
 const dropAll = { export: (spans, done) => done({ code: 0 }), shutdown: async () => {} };
 if (variant === 'obs-noexport') app.use(obsExpress.obsMiddleware({ obs: { exporter: dropAll } }));
@@ -73,7 +77,11 @@ if (variant === 'otel-root') {
   // too), ended when the response closes; core's processor and exporter, none of the request
   // observation (no input, output, naming or identify).
   const { context, trace: api } = await import('@opentelemetry/api');
-  obsCore.initObs();
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node');
+  const provider = new NodeTracerProvider({ spanProcessors: [new obsCore.ObsSpanProcessor()] });
+  provider.register();
+  flush = () => provider.forceFlush();
+  shutdown = () => provider.shutdown();
   const t = api.getTracer('obs-sdk');
   app.use((req, res, next) => {
     const span = t.startSpan(`POST ${req.path}`);
@@ -98,7 +106,7 @@ const server = app.listen(0, '127.0.0.1', () => {
   process.send({ port: server.address().port });
 });
 
-if (obsCore) {
+if (obsCore && variant !== 'otel-root') {
   // The middleware sets tracing up on the first request; flush whatever handle exists then.
   flush = async () => obsCore.getObsHandle()?.flush();
   shutdown = async () => obsCore.getObsHandle()?.shutdown();

@@ -10,6 +10,7 @@ import { ObsSpanProcessor, type ObsSpanProcessorOptions } from './export/span-pr
 import { settleBeforeFlush } from './flush-barrier.js';
 import { logger, setLogLevel } from './logger.js';
 import { installShutdownHooks } from './shutdown-hooks.js';
+import { LightTracerProvider } from './tracing/provider/light-provider.js';
 import { reportStartup } from './startup-report.js';
 import { bridgeLlmTracers } from './tracing/llm-tracer-bridge.js';
 import { setObsTracerProvider } from './tracing/tracer.js';
@@ -125,7 +126,7 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
 /** Removes the isolated mode's LLM tracer bridge (see tracing/llm-tracer-bridge.ts). */
 let isolatedBridge: (() => void) | undefined;
 
-function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode: ObsTracingMode; provider?: NodeTracerProvider } {
+function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode: ObsTracingMode; provider?: OwnProvider } {
   const foreign = registeredProvider();
   if (foreign && attachProcessor(foreign, processor)) {
     // A provider set with trace.setGlobalTracerProvider() alone has no async context: without
@@ -158,7 +159,7 @@ function wireProvider(processor: SpanProcessor, options: ObsInitOptions): { mode
  * context, so they nest as before) unless `shareObservations`, so prompts and outputs do not
  * reach the app's other exporters.
  */
-function privateProvider(processor: SpanProcessor, options: ObsInitOptions): NodeTracerProvider | undefined {
+function privateProvider(processor: SpanProcessor, options: ObsInitOptions): OwnProvider | undefined {
   if (options.shareObservations) return undefined;
   ensureContextManager();
   const provider = obsProvider(processor, { ...options, spanProcessors: [] });
@@ -166,15 +167,20 @@ function privateProvider(processor: SpanProcessor, options: ObsInitOptions): Nod
   return provider;
 }
 
-function obsProvider(processor: SpanProcessor, options: ObsInitOptions): NodeTracerProvider {
-  return new NodeTracerProvider({
+/** A tracer provider obs creates: its own light one, or the SDK's when a sampler is configured. */
+type OwnProvider = LightTracerProvider | NodeTracerProvider;
+
+function obsProvider(processor: SpanProcessor, options: ObsInitOptions): OwnProvider {
+  const settings = {
     resource: resourceFromAttributes({
       'service.name': options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'obs-app',
       'telemetry.sdk.name': 'obs',
       'telemetry.sdk.version': SDK_VERSION,
     }),
     spanProcessors: [...(options.spanProcessors ?? []), processor],
-  });
+  };
+  // The light provider samples everything (parent-based); a configured sampler needs the SDK's.
+  return process.env.OTEL_TRACES_SAMPLER ? new NodeTracerProvider(settings) : new LightTracerProvider(settings);
 }
 
 /** The globally registered SDK provider, unless it is the no-op one. */

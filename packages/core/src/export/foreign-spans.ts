@@ -14,17 +14,11 @@
 import { trace, type Context, type Link, type SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
+import { EXPORT_PARENTS as PARENTS, NEAREST_ANY, NEAREST_OBS } from '../tracing/span-slots.js';
 import { isFrameworkScope } from './span-filter.js';
 
 /** Whether framework spans are left out of obs (`skip`, default) or exported alongside it (`export`). */
 export type FrameworkSpansMode = 'skip' | 'export';
-
-/** Nearest ancestor-or-self that obs exports as an obs parent (null: none, the span is a root). */
-const NEAREST_OBS = Symbol('obs.nearestObs');
-/** Nearest ancestor-or-self that obs exports at all (framework spans included in `export` mode). */
-const NEAREST_ANY = Symbol('obs.nearestExported');
-/** The export parents of a span, resolved at its start. */
-const PARENTS = Symbol('obs.exportParents');
 
 type Nearest = SpanContext | null;
 interface Tagged {

@@ -8,17 +8,18 @@ import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ObsAttributes } from '../attributes.js';
 import type { LateAttributes } from '../tracing/late-attributes.js';
+import { REQUEST_BOX } from '../tracing/span-slots.js';
 
-const boxes = new WeakMap<object, LateAttributes>();
+type Boxed = { [REQUEST_BOX]?: LateAttributes };
 
 /** Remembers the request box of a span at its start. */
 export function rememberRequestBox(span: object, box: LateAttributes | undefined): void {
-  if (box) boxes.set(span, box);
+  if (box) (span as Boxed)[REQUEST_BOX] = box;
 }
 
 /** Merges the span's request identity into its attributes, if the request has one by now. */
 export function applyRequestIdentity(span: ReadableSpan): void {
-  const late = boxes.get(span)?.attributes;
+  const late = (span as Boxed)[REQUEST_BOX]?.attributes;
   if (late) mergeLateAttributes(span.attributes as Attributes, late);
 }
 

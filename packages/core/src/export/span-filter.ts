@@ -1,4 +1,5 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { IN_OBS_TRACE } from '../tracing/span-slots.js';
 import { SDK_TRACER_NAME } from '../version.js';
 
 /** Instrumentation scopes (exact names) of LLM libraries whose spans belong in an LLM trace view. */
@@ -29,22 +30,35 @@ export const FRAMEWORK_SCOPE_PREFIXES = [
   'dd-trace',
 ] as const;
 
+const LLM = 1;
+const FRAMEWORK = 2;
+/**
+ * What each scope name is, decided once: every span start and end asks, and a process has a
+ * handful of scopes. Bounded, in case an app makes scope names per request.
+ */
+const scopeKinds = new Map<string, number>();
+
+function scopeKind(scope: string): number {
+  let kind = scopeKinds.get(scope);
+  if (kind === undefined) {
+    kind = 0;
+    if ((KNOWN_LLM_SCOPES as readonly string[]).includes(scope) || KNOWN_LLM_SCOPE_PREFIXES.some((p) => scope.startsWith(p))) kind = LLM;
+    else if (FRAMEWORK_SCOPE_PREFIXES.some((p) => scope.startsWith(p))) kind = FRAMEWORK;
+    if (scopeKinds.size >= 1000) scopeKinds.clear();
+    scopeKinds.set(scope, kind);
+  }
+  return kind;
+}
+
 /** Whether a scope is an LLM library's or LLM instrumentation's. */
 export function isLlmScope(scope: string): boolean {
-  if ((KNOWN_LLM_SCOPES as readonly string[]).includes(scope)) return true;
-  for (const prefix of KNOWN_LLM_SCOPE_PREFIXES) if (scope.startsWith(prefix)) return true;
-  return false;
+  return scopeKind(scope) === LLM;
 }
 
 /** Whether a scope is a framework or APM instrumentation's (LLM instrumentations are not). */
 export function isFrameworkScope(scope: string): boolean {
-  if (isLlmScope(scope)) return false;
-  for (const prefix of FRAMEWORK_SCOPE_PREFIXES) if (scope.startsWith(prefix)) return true;
-  return false;
+  return scopeKind(scope) === FRAMEWORK;
 }
-
-/** A property on the span, not a WeakSet: a WeakSet entry per span is a hash insert plus ephemeron work in every GC. */
-const IN_OBS_TRACE = Symbol('obs.inTrace');
 
 /** Marks a span as started inside an obs observation or `propagateAttributes` (done at span start). */
 export function markInObsTrace(span: object): void {

@@ -1,4 +1,4 @@
-import { context, SpanKind, trace, type Context } from '@opentelemetry/api';
+import { context, SpanKind, type Attributes, type Context } from '@opentelemetry/api';
 import { ObsAttributes } from '../attributes.js';
 import { TextCapture } from '../capture.js';
 import { logger } from '../logger.js';
@@ -8,6 +8,7 @@ import { errorMessage, recordErrorOnSpan } from '../tracing/record-error.js';
 import { contextWithAttributes, propagatedAttributesOf } from '../tracing/propagation.js';
 import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
 import { getObsTracer } from '../tracing/tracer.js';
+import { layer, SPAN_KEY } from '../tracing/layered-context.js';
 import { isThenable } from '../tracing/settle.js';
 import { captureValue } from './capture-value.js';
 import { compileIgnore, type IgnoreMatcher } from './ignore.js';
@@ -22,6 +23,9 @@ import { redactKeySet } from './redact.js';
 import { holdFlushUntil } from '../flush-barrier.js';
 import type { ObsRequestHandle } from './request-handle.js';
 import { isClientErrorStatus } from './status-rule.js';
+
+/** What a request's context sets: the root as the active span, inside obs work, the late attributes box. */
+const REQUEST_KEYS = [SPAN_KEY, IN_OBS_TRACE_KEY, LATE_ATTRIBUTES_KEY] as const;
 
 /** How long the end of a request waits for an async `identify` that only started at finish. */
 const IDENTIFY_WAIT_MS = 1000;
@@ -123,23 +127,17 @@ export class RequestObservation<Req = any, Res = any> {
     this.route = init.route;
     const parent = init.parent ?? context.active();
     const name = this.computeName();
-    const span = getObsTracer().startSpan(
-      name,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          [ObsAttributes.OBSERVATION_TYPE]: 'span',
-          [ObsAttributes.TRACE_NAME]: name,
-          'http.request.method': this.method,
-          'url.path': init.path,
-          ...(this.route ? { 'http.route': this.route } : {}),
-          ...init.attributes,
-        },
-      },
-      parent,
-    );
+    const attributes: Attributes = {
+      [ObsAttributes.OBSERVATION_TYPE]: 'span',
+      [ObsAttributes.TRACE_NAME]: name,
+      'http.request.method': this.method,
+      'url.path': init.path,
+    };
+    if (this.route) attributes['http.route'] = this.route;
+    if (init.attributes) Object.assign(attributes, init.attributes);
+    const span = getObsTracer().startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
     this.observation = new ObsObservation(span, 'span');
-    this.context = trace.setSpan(parent, span).setValue(IN_OBS_TRACE_KEY, span.spanContext()).setValue(LATE_ATTRIBUTES_KEY, this.late);
+    this.context = layer(parent, REQUEST_KEYS, [span, span.spanContext(), this.late]);
     // Identify runs lazily: at the latest before the first child span starts.
     if (!init.deferIdentify) this.allowIdentify();
   }
@@ -184,7 +182,13 @@ export class RequestObservation<Req = any, Res = any> {
 
   /** Lets `identify` run lazily from now on: before the next child span starts, or at finish. */
   allowIdentify(): void {
-    if (!this.identified && this.observer.options.identify) this.late.ensure = () => void this.identify();
+    // The request itself is the producer: no closure per request.
+    if (!this.identified && this.observer.options.identify) this.late.ensure = this;
+  }
+
+  /** @internal The late attributes box asks for identify's attributes (a span is starting). */
+  produce(): void {
+    void this.identify();
   }
 
   /**

@@ -10,8 +10,8 @@ export const LATE_ATTRIBUTES_KEY = createContextKey('obs.late_attributes');
  */
 export class LateAttributes {
   attributes: Attributes | undefined;
-  /** Called before the attributes are read, so a lazy producer can run first. */
-  ensure: (() => void) | undefined;
+  /** Runs before the attributes are read, so a lazy producer (a request's `identify`) can run first. */
+  ensure: { produce(): void } | undefined;
 
   /** Adds attributes (later values win). */
   set(attributes: Attributes): void {
@@ -23,7 +23,7 @@ export class LateAttributes {
     const ensure = this.ensure;
     if (ensure) {
       this.ensure = undefined;
-      ensure();
+      ensure.produce();
     }
     return this.attributes;
   }

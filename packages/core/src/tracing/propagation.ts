@@ -4,6 +4,9 @@ import { flattenAttributes } from '../flatten.js';
 import { logger } from '../logger.js';
 import { safeStringify } from '../serialize.js';
 import { IN_OBS_TRACE_KEY, PROPAGATED_ATTRIBUTES_KEY } from './context-keys.js';
+import { layer } from './layered-context.js';
+
+const PROPAGATION_KEYS = [PROPAGATED_ATTRIBUTES_KEY, IN_OBS_TRACE_KEY] as const;
 
 /** Trace-level attributes carried by every span created inside `propagateAttributes`. */
 export interface PropagateAttributesParams {
@@ -59,7 +62,7 @@ export function contextWithAttributes(
     const active = trace.getSpan(parent);
     if (active?.isRecording()) active.setAttributes(state.attributes);
   }
-  return parent.setValue(PROPAGATED_ATTRIBUTES_KEY, state).setValue(IN_OBS_TRACE_KEY, true);
+  return layer(parent, PROPAGATION_KEYS, [state, parent.getValue(IN_OBS_TRACE_KEY) ?? true]);
 }
 
 /** The precomputed attributes to copy onto a span starting in `ctx`. */

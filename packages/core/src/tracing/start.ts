@@ -8,6 +8,10 @@ import { type ObsObservationAttributes } from './observation-attributes.js';
 import { safeName, safeOptions, safeSpanAttributes } from './hostile-input.js';
 import { endWhenSettled } from './settle.js';
 import { getObsTracer } from './tracer.js';
+import { layer, SPAN_KEY } from './layered-context.js';
+
+/** What an active observation's context sets: the span, and that this is obs work. */
+const OBSERVATION_KEYS = [SPAN_KEY, IN_OBS_TRACE_KEY] as const;
 
 /** Options of `startObservation`. */
 export interface StartObservationOptions {
@@ -78,7 +82,7 @@ export function startActiveObservation<T>(
 
 /** Context in which `obs` is the active span and spans of any tracer count as obs spans. */
 export function activeContextFor(obs: ObsObservation, parent: Context = context.active()): Context {
-  return trace.setSpan(parent, obs.otelSpan).setValue(IN_OBS_TRACE_KEY, obs.otelSpan.spanContext());
+  return layer(parent, OBSERVATION_KEYS, [obs.otelSpan, obs.otelSpan.spanContext()]);
 }
 
 /** Updates the active observation (input, output, metadata, model fields, ...). */

@@ -1,6 +1,8 @@
 /**
- * Shared set-up of the tracing and export integration tests: a real local obs server, and a
- * `NodeTracerProvider` with a real `ObsSpanProcessor` exporting to it over HTTP.
+ * Shared set-up of the tracing and export integration tests: a real local obs server, and the
+ * tracer provider `initObs` registers (obs's `LightTracerProvider`; `OBS_TEST_PROVIDER=sdk` runs
+ * the same tests on OpenTelemetry's `NodeTracerProvider`) with a real `ObsSpanProcessor`
+ * exporting to it over HTTP.
  */
 import { readFileSync } from 'node:fs';
 import type { AttrValue, DecodedSpan, ObsServer, RecordedRequest } from '@obs/local-server';
@@ -8,10 +10,12 @@ import type { ObsConnection } from '@obs/local-server/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { defaultResource } from '@opentelemetry/resources';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterEach, expect } from 'vitest';
 import { ObsSpanProcessor, type ObsSpanProcessorOptions } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
+import { LightTracerProvider } from '../../src/tracing/provider/light-provider.js';
 import { captureLogs, type LogLine, restoreLogger, TRACING_KEYS } from '../support/server.js';
 
 export type { DecodedSpan, LogLine, ObsServer, RecordedRequest };
@@ -21,7 +25,7 @@ export { captureLogs, restoreLogger, TRACING_KEYS };
 export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 export interface Tracing {
-  provider: NodeTracerProvider;
+  provider: LightTracerProvider | NodeTracerProvider;
   processor: ObsSpanProcessor;
   /** `processor.forceFlush()`: resolves when the server has answered everything. */
   flush(): Promise<void>;
@@ -56,7 +60,10 @@ export function installTracing(server: ObsServer, options: ObsSpanProcessorOptio
     backoffMs: 5,
     ...options,
   });
-  const provider = new NodeTracerProvider({ spanProcessors: [processor] });
+  const provider =
+    process.env.OBS_TEST_PROVIDER === 'sdk'
+      ? new NodeTracerProvider({ spanProcessors: [processor] })
+      : new LightTracerProvider({ resource: defaultResource(), spanProcessors: [processor] });
   trace.setGlobalTracerProvider(provider);
   return {
     provider,

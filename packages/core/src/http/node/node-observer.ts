@@ -25,12 +25,19 @@ export interface NodeLayerOptions<R extends NodeRequest> {
   create?: (ro: RequestObservation, req: NodeRequestLike & object, res: NodeResponseLike, path: string, adapter: string) => R;
 }
 
-/** Where a raw request keeps its observed request: one property, read by the shared close listener. */
-const SLOT = Symbol.for('obs.http.node.request');
 /** Marks a request that is not observed (ignored, or failed to start), so it is decided once. */
 const IGNORED = Symbol.for('obs.http.node.ignored');
 
-type Carrier = { [SLOT]?: NodeRequest | typeof IGNORED };
+/**
+ * The observed request of each raw request, read by the shared close listener and the adapters'
+ * hooks. A WeakMap, not a property: Express's `req` is a large dictionary-mode object by then,
+ * and adding a key to it cost more than the map's insert. One map per process (on `globalThis`),
+ * so two copies of core still see each other's requests.
+ */
+const REQUESTS_SLOT = Symbol.for('obs.http.node.requests');
+const requests: WeakMap<object, NodeRequest | typeof IGNORED> = ((
+  globalThis as { [REQUESTS_SLOT]?: WeakMap<object, NodeRequest | typeof IGNORED> }
+)[REQUESTS_SLOT] ??= new WeakMap());
 
 /**
  * The Node.js request layer under the Express and Nest adapters (and any `IncomingMessage`/
@@ -67,14 +74,13 @@ export class NodeHttpObserver<Req extends object = any, Res extends object = any
    * seen again by a later hook). Undefined when ignored or when something failed (logged once).
    */
   start(req: NodeRequestLike & object, res: NodeResponseLike): R | undefined {
-    const carrier = req as Carrier;
-    const known = carrier[SLOT];
+    const known = requests.get(req);
     if (known !== undefined) return known === IGNORED ? undefined : (known as R);
     try {
       const method = req.method || 'GET';
       const path = pathOf(req.originalUrl || req.url);
       if (this.http.ignores(method, path, req as Req)) {
-        carrier[SLOT] = IGNORED;
+        requests.set(req, IGNORED);
         return undefined;
       }
       const ro = this.http.start({ req: req as Req, method, path, deferIdentify: this.layer.deferIdentify });
@@ -84,7 +90,7 @@ export class NodeHttpObserver<Req extends object = any, Res extends object = any
       if (this.layer.captureWrites && this.http.options.captureOutput !== false && method !== 'HEAD') {
         request.output = new NodeResponseCapture(ro, res);
       }
-      carrier[SLOT] = request;
+      requests.set(req, request);
       // 'close' follows 'finish' on a complete response and also fires when the client left.
       res.on('close', onResponseClose);
       const header = this.http.traceIdHeader;
@@ -92,7 +98,7 @@ export class NodeHttpObserver<Req extends object = any, Res extends object = any
       return request;
     } catch (err) {
       logger.warn(`${this.layer.adapter}: request not observed: ${errorMessage(err)}`);
-      carrier[SLOT] = IGNORED;
+      requests.set(req, IGNORED);
       return undefined;
     }
   }
@@ -100,7 +106,7 @@ export class NodeHttpObserver<Req extends object = any, Res extends object = any
 
 /** The observed request of a raw Node.js request, whichever layer started it. */
 export function observedRequestOf(req: unknown): NodeRequest | undefined {
-  const known = req !== null && typeof req === 'object' ? (req as Carrier)[SLOT] : undefined;
+  const known = req !== null && typeof req === 'object' ? requests.get(req) : undefined;
   return known === IGNORED ? undefined : known;
 }
 

@@ -1,0 +1,15 @@
+/**
+ * What the span processor remembers about a span, kept on the span object itself: a WeakMap
+ * entry per span costs a hash insert and ephemeron work in every GC. `LightSpan` declares these
+ * slots, so its shape never changes; other providers' spans get them as added properties.
+ */
+/** The request's late attributes box (identify's user, session, ...). */
+export const REQUEST_BOX = Symbol('obs.requestBox');
+/** The span was started inside obs work (an observation or `propagateAttributes`). */
+export const IN_OBS_TRACE = Symbol('obs.inTrace');
+/** Nearest ancestor-or-self that obs exports as an obs parent (null: none, the span is a root). */
+export const NEAREST_OBS = Symbol('obs.nearestObs');
+/** Nearest ancestor-or-self that obs exports at all (framework spans included in `export` mode). */
+export const NEAREST_ANY = Symbol('obs.nearestExported');
+/** The export parents of a span, resolved at its start. */
+export const EXPORT_PARENTS = Symbol('obs.exportParents');
