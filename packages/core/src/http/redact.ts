@@ -31,12 +31,32 @@ const IDENTIFIER_KEYS = new Set(['sessionid']);
  */
 const NOT_SECRET = /tokens|tokencount|tokenusage|tokenizer|tokenlimit|^author(s|name|id)?$/;
 
+/**
+ * Verdicts per key set, per key: bodies repeat the same few keys on every request, and judging
+ * one is a lower-casing, a regex replace and a scan of the set. Bounded, for apps whose keys vary.
+ */
+const verdicts = new WeakMap<Set<string>, Map<string, boolean>>();
+const MAX_VERDICTS = 10_000;
+
 /** Whether `key` is redacted by `keys` (see `redactKeySet`). */
 export function isRedactedKey(key: string, keys: Set<string>): boolean {
+  let known = verdicts.get(keys);
+  if (!known) verdicts.set(keys, (known = new Map()));
+  let verdict = known.get(key);
+  if (verdict === undefined) {
+    verdict = judgeKey(key, keys);
+    if (known.size >= MAX_VERDICTS) known.clear();
+    known.set(key, verdict);
+  }
+  return verdict;
+}
+
+function judgeKey(key: string, keys: Set<string>): boolean {
   const k = normalizeKey(key);
   if (keys.has(k)) return true;
   if (IDENTIFIER_KEYS.has(k) || NOT_SECRET.test(k)) return false;
-  for (const entry of keys) if (k.includes(normalizeKey(entry))) return true;
+  // The set holds normalised entries already (redactKeySet).
+  for (const entry of keys) if (k.includes(entry)) return true;
   return false;
 }
 
@@ -60,8 +80,10 @@ const CIRCULAR = '[Circular]';
  * reached twice gets the same result both times; a circular reference becomes `[Circular]`
  * (the original would lead back to unredacted values).
  */
-export function redact(value: unknown, keys: Set<string>, depth = 0, seen = new WeakMap<object, unknown>()): unknown {
+export function redact(value: unknown, keys: Set<string>, depth = 0, seen?: Map<object, unknown>): unknown {
   if (keys.size === 0 || value === null || typeof value !== 'object') return value;
+  // A Map, not a WeakMap: it lives for one call, and weak entries cost every GC ephemeron work.
+  seen ??= new Map();
   if (seen.has(value)) return seen.get(value);
   // Deeper than we walk, we cannot vouch for what it holds: it is not exported.
   if (depth >= MAX_DEPTH) return TOO_DEEP;
@@ -71,7 +93,7 @@ export function redact(value: unknown, keys: Set<string>, depth = 0, seen = new 
   return result;
 }
 
-function redactObject(value: object, keys: Set<string>, depth: number, seen: WeakMap<object, unknown>): unknown {
+function redactObject(value: object, keys: Set<string>, depth: number, seen: Map<object, unknown>): unknown {
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
@@ -86,7 +108,9 @@ function redactObject(value: object, keys: Set<string>, depth: number, seen: Wea
   if (value instanceof Date || ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Set) return value;
   const plain = isPlainObject(value);
   let out: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(value)) {
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    const v = (value as Record<string, unknown>)[k];
     const next = isRedactedKey(k, keys) ? REDACTED : redact(v, keys, depth + 1, seen);
     if (next !== v || (!plain && !out)) (out ??= { ...(value as Record<string, unknown>) })[k] = next;
   }
