@@ -2,7 +2,7 @@
 // number of requests (less sensitive to a busy machine than req/s; for quick comparisons while
 // optimising: run.mjs is the benchmark).
 //
-//   node bench/express/cpu.mjs [requests=20000] [repetitions=3] [variants=plain,obs,otel]
+//   node bench/express/cpu.mjs [requests=20000] [rounds=3] [variants=plain,obs,otel] (plain must be among them)
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,10 @@ const apps = {};
 for (const v of variants.split(',')) apps[v] = { ...(await startApp(join(here, 'app.mjs'), v, conn)), cpu: [] };
 const load = (port, amount) => loadChat(port, { amount });
 for (const a of Object.values(apps)) await load(a.port, 5000);
+const entries = Object.entries(apps);
 for (let r = 0; r < Number(reps); r++) {
-  for (const [v, a] of Object.entries(apps)) {
+  // Rotated, so no variant always runs first or right after the same neighbour.
+  for (const [, a] of entries.map((_, i) => entries[(i + r) % entries.length])) {
     await ask(a.child, 'flush', 'flushed');
     const c0 = (await ask(a.child, 'cpu', 'cpu')).cpu;
     const res = await load(a.port, Number(amount));
@@ -28,7 +30,9 @@ for (let r = 0; r < Number(reps); r++) {
 const base = median(apps.plain?.cpu ?? [0]);
 for (const [v, a] of Object.entries(apps))
   console.log(
-    `${v.padEnd(6)} ${median(a.cpu).toFixed(1)} µs CPU/req (+${(median(a.cpu) - base).toFixed(1)})  [${a.cpu.map((x) => x.toFixed(0)).join(', ')}]`,
+    `${v.padEnd(13)} ${median(a.cpu).toFixed(1)} µs CPU/req (+${(median(a.cpu) - base).toFixed(1)}; per round above that round's plain: ${a.cpu
+      .map((x, i) => (x - apps.plain.cpu[i]).toFixed(0))
+      .join(', ')})  [${a.cpu.map((x) => x.toFixed(0)).join(', ')}]`,
   );
 for (const a of Object.values(apps)) {
   a.child.send('close');
