@@ -21,7 +21,8 @@ const { rounds: ROUNDS, warmup: WARMUP, duration: DURATION, connections: CONNECT
 const LABELS = {
   plain: 'plain Express 5',
   obs: '`app.use(obsMiddleware())` (root observation with input/output + the child span)',
-  'obs-identify': '`obsMiddleware({ identify })` returning user and session: the full request trace (input, output, identify, child, exported)',
+  'obs-identify':
+    '`obsMiddleware({ identify })` returning user and session: the full request trace (input, output, identify, child, exported)',
   'obs-noexport': '`obsMiddleware()` with an exporter that drops the spans (everything but the export)',
   'obs-nocapture': '`obsMiddleware({ captureInput: false, captureOutput: false })`',
   'core-floor': 'minimal hand-made middleware on core `HttpObserver` (no output, no header)',
