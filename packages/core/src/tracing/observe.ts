@@ -55,17 +55,13 @@ export function observe<F extends (...args: any[]) => any>(fn: F, rawOptions: Ob
   const name = options.name !== undefined ? safeName(options.name) : fnName(fn);
   const captureInput = options.captureInput !== false;
   const captureOutput = options.captureOutput !== false;
+  const startOptions = { asType: options.asType };
   const wrapped = function (this: unknown, ...args: unknown[]) {
     let obs: ObsObservation;
     try {
-      obs = startObservation(
-        name,
-        {
-          ...options.attributes,
-          ...(captureInput && args.length > 0 ? { input: args.length === 1 ? args[0] : args } : {}),
-        },
-        { asType: options.asType },
-      );
+      const attributes: ObsObservationAttributes = options.attributes ? { ...options.attributes } : {};
+      if (captureInput && args.length > 0) attributes.input = args.length === 1 ? args[0] : args;
+      obs = startObservation(name, attributes, startOptions);
     } catch (err) {
       logger.warn(`observe(${name}): could not start observation: ${String(err)}`);
       return fn.apply(this, args);
@@ -73,7 +69,8 @@ export function observe<F extends (...args: any[]) => any>(fn: F, rawOptions: Ob
     const ctx = activeContextFor(obs);
     let result: unknown;
     try {
-      result = context.with(ctx, () => fn.apply(this, args));
+      // Reflect.apply with the call's own `this` and arguments: no closure or bound function per call.
+      result = context.with(ctx, Reflect.apply, undefined, fn, this, args);
     } catch (err) {
       (options.hooks?.recordError ?? recordObservationError)(obs, err);
       obs.end();

@@ -1,0 +1,33 @@
+/**
+ * The JSON of captured values (inputs, outputs, metadata): plain data takes V8's fast path, and
+ * what plain JSON would write as `{}` (errors, maps, sets) or as an object of indices (typed
+ * arrays) is written readably, in arrays as in objects.
+ */
+import { describe, expect, it } from 'vitest';
+import { safeStringify } from '../../src/kit.js';
+
+describe('safeStringify', () => {
+  it('writes plain arrays and objects as JSON', () => {
+    expect(safeStringify(['42', 'hello', 3, null, { a: [1, 2] }])).toBe('["42","hello",3,null,{"a":[1,2]}]');
+    expect(safeStringify({ message: 'hi', n: 1 })).toBe('{"message":"hi","n":1}');
+  });
+
+  it('writes errors, maps, sets and typed arrays readably inside arrays and objects', () => {
+    const values = [new TypeError('bad'), new Map([['k', 1]]), new Set(['x']), new Uint8Array(3)];
+    expect(JSON.parse(safeStringify(values))).toEqual([{ name: 'TypeError', message: 'bad' }, { k: 1 }, ['x'], '[Uint8Array 3 bytes]']);
+    expect(JSON.parse(safeStringify({ error: new Error('e'), tags: new Set(['t']) }))).toEqual({
+      error: { name: 'Error', message: 'e' },
+      tags: ['t'],
+    });
+  });
+
+  it('writes cycles and BigInts without throwing, and non-plain arrays through the careful path', () => {
+    const loop: unknown[] = ['a'];
+    loop.push(loop);
+    expect(safeStringify(loop)).toBe('["a","[Circular]"]');
+    expect(safeStringify([1n, 2])).toBe('["1n",2]');
+    class Args extends Array<unknown> {}
+    const args = Args.from([new Error('inner')]);
+    expect(JSON.parse(safeStringify(args))).toEqual([{ name: 'Error', message: 'inner' }]);
+  });
+});
