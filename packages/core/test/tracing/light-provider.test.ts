@@ -103,6 +103,24 @@ describe('LightTracerProvider', () => {
     expect(rec.ended).toHaveLength(2);
   });
 
+  it('calls onEnding (span still writable) then onEnd, also for a processor added to the list later', () => {
+    const provider = providerWith(recorder());
+    const seen: string[] = [];
+    const late: SpanProcessor & { onEnding(span: Span): void } = {
+      onStart: () => {},
+      onEnding: (span) => {
+        span.setAttribute('ending.saw', true);
+        seen.push(`ending ended=${(span as unknown as ReadableSpan).ended}`);
+      },
+      onEnd: (span) => void seen.push(`end ended=${span.ended} attr=${String(span.attributes['ending.saw'])}`),
+      forceFlush: async () => {},
+      shutdown: async () => {},
+    };
+    provider._activeSpanProcessor._spanProcessors.push(late);
+    provider.getTracer('t').startSpan('s').end();
+    expect(seen).toEqual(['ending ended=false', 'end ended=true attr=true']);
+  });
+
   it('samples as the SDK default: a parent not sampled makes non-recording children; suppressed tracing makes none', () => {
     const rec = recorder();
     const tracer = providerWith(rec).getTracer('t');

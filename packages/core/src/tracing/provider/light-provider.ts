@@ -36,6 +36,7 @@ export class LightTracerProvider implements TracerProvider {
         if (processors.length === 1) return processors[0]!.onStart(span as unknown as Span, ctx);
         for (const p of processors) p.onStart(span as unknown as Span, ctx);
       },
+      // Also for processors added to the list later (attached ones), so it is always called.
       onEnding(span: LightSpan) {
         for (const p of processors) (p as { onEnding?: (s: Span) => void }).onEnding?.(span as unknown as Span);
       },
@@ -44,7 +45,6 @@ export class LightTracerProvider implements TracerProvider {
         for (const p of processors) p.onEnd(span);
       },
     };
-    if (!processors.some((p) => typeof (p as { onEnding?: unknown }).onEnding === 'function')) delete this.hooks.onEnding;
   }
 
   getTracer(name: string, version?: string, options?: { schemaUrl?: string }): Tracer {
