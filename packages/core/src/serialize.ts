@@ -41,9 +41,10 @@ function isPlainData(value: unknown): boolean {
   if (value === null || typeof value !== 'object')
     return typeof value !== 'bigint' && typeof value !== 'function' && typeof value !== 'symbol';
   if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
     // By index: `for...in` over an array takes V8's slow path (no enum cache for elements).
     for (let i = 0; i < value.length; i++) if (isOpaque(value[i])) return false;
-    return Object.getPrototypeOf(value) === Array.prototype;
+    return true;
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return false;

@@ -16,7 +16,8 @@ const MAX_DEPTH = 24;
  * non-layered context (the one the app or another tracer made), which answers from its Map.
  */
 export class LayeredContext implements Context {
-  private readonly depth: number;
+  /** Layers down to the first non-layered context, this one included. */
+  readonly depth: number;
 
   constructor(
     private readonly parent: Context,
@@ -63,5 +64,5 @@ export class LayeredContext implements Context {
 /** `parent` with `keys` set to `values` (an undefined value deletes), in one allocation. */
 export function layer(parent: Context, keys: readonly symbol[], values: readonly unknown[]): Context {
   const ctx = new LayeredContext(parent, keys, values);
-  return (ctx as unknown as { depth: number }).depth > MAX_DEPTH ? ctx.flatten() : ctx;
+  return ctx.depth > MAX_DEPTH ? ctx.flatten() : ctx;
 }

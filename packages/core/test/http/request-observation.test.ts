@@ -2,7 +2,7 @@ import { context, trace } from '@opentelemetry/api';
 import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { initObs, startObservation } from '../../src/index.js';
-import { redactKeySet, TRUNCATION_MARKER } from '../../src/kit.js';
+import { isRedactedKey, redactKeySet, TRUNCATION_MARKER } from '../../src/kit.js';
 import { captureValue, HttpObserver } from '../../src/http/index.js';
 
 const local = setupObsServer({ init: (c) => initObs({ ...c, flushOnExit: false }) });
@@ -214,6 +214,22 @@ describe('HttpObserver / RequestObservation', () => {
 
 describe('redaction beyond plain parsed JSON', () => {
   const keys = redactKeySet(['password', 'apiKey', 'token']);
+
+  it('judges each key per key set (verdicts are remembered per set, never shared between sets)', () => {
+    const other = redactKeySet(['session']);
+    for (let round = 0; round < 2; round++) {
+      expect([isRedactedKey('x-api-key', keys), isRedactedKey('X_API_KEY', keys), isRedactedKey('max_tokens', keys)]).toEqual([
+        true,
+        true,
+        false,
+      ]);
+      expect([isRedactedKey('x-api-key', other), isRedactedKey('sessionToken', other), isRedactedKey('sessionId', other)]).toEqual([
+        false,
+        true,
+        false,
+      ]);
+    }
+  });
 
   it('redacts JSON text cut at a cap (unparseable) by key, quoted or not', () => {
     const cut = '{"user":"a","password":"hun\\"ter2","apiKey": 12345, "nested":{"token":"abc';

@@ -257,6 +257,6 @@ describe('LayeredContext', () => {
     expect(keys.map((k) => ctx.getValue(k))).toEqual(keys.map((_, i) => i));
     expect(ctx.getValue(c)).toBeUndefined();
     // Past the depth limit the context is a flat one again (reads stop walking).
-    expect((ctx as unknown as { depth?: number }).depth ?? 0).toBeLessThanOrEqual(24);
+    expect(ctx instanceof LayeredContext ? ctx.depth : 0).toBeLessThanOrEqual(24);
   });
 });

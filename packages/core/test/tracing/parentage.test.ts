@@ -4,10 +4,18 @@
  */
 
 import { setupObsServer } from '@obs/local-server/testing';
-import { TraceFlags, trace } from '@opentelemetry/api';
+import { context, TraceFlags, trace } from '@opentelemetry/api';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import * as core from '../../src/index.js';
-import { createTraceId, getActiveSpanId, getActiveTraceId, startActiveObservation, startObservation } from '../../src/index.js';
+import {
+  createTraceId,
+  getActiveSpanId,
+  getActiveTraceId,
+  propagateAttributes,
+  startActiveObservation,
+  startObservation,
+} from '../../src/index.js';
 import { only, sleep, TRACING_KEYS, tracingInit } from './harness.js';
 
 const { server, handle: tracing } = await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
@@ -184,5 +192,24 @@ describe('removed APIs (contract 4.6)', () => {
     expect(typeof core.setActiveTraceAsPublic).toBe('function');
     expect(typeof obs.setTraceAsPublic).toBe('function');
     expect(typeof obs.update).toBe('function');
+  });
+
+  it('propagateAttributes inside an observation keeps it as the parent of work under a span obs never saw', async () => {
+    // A provider obs has no processor on (another tool's): its span never reaches obs.
+    const unseen = new BasicTracerProvider().getTracer('other-tool');
+    let outerId = '';
+    await startActiveObservation('pu-outer', async (outer) => {
+      outerId = outer.id;
+      await propagateAttributes({ userId: 'pu-user' }, async () => {
+        const foreign = unseen.startSpan('pu-foreign');
+        await context.with(trace.setSpan(context.active(), foreign), async () => startObservation('pu-inner').end());
+        foreign.end();
+      });
+    });
+    await tracing.flush();
+    const inner = only(server, 'pu-inner');
+    expect(inner.parentSpanId).toBe(outerId);
+    expect(inner.attributes['user.id']).toBe('pu-user');
+    expect(server.spansByName('pu-foreign')).toEqual([]);
   });
 });
