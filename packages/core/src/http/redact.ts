@@ -38,7 +38,10 @@ const NOT_SECRET = /tokens|tokencount|tokenusage|tokenizer|tokenlimit|^author(s|
 const verdicts = new WeakMap<Set<string>, Map<string, boolean>>();
 const MAX_VERDICTS = 10_000;
 
-/** Whether `key` is redacted by `keys` (see `redactKeySet`). */
+/**
+ * Whether `key` is redacted by `keys` (see `redactKeySet`). Verdicts are remembered per set:
+ * build a new set rather than changing one already used.
+ */
 export function isRedactedKey(key: string, keys: Set<string>): boolean {
   let known = verdicts.get(keys);
   if (!known) verdicts.set(keys, (known = new Map()));
