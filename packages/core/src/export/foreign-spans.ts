@@ -14,7 +14,7 @@
 import { trace, type Context, type Link, type SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
-import { EXPORT_PARENTS as PARENTS, NEAREST_ANY, NEAREST_OBS } from '../tracing/span-slots.js';
+import { EXPORT_PARENT, NEAREST_ANY, NEAREST_OBS } from '../tracing/span-slots.js';
 import { isFrameworkScope } from './span-filter.js';
 
 /** Whether framework spans are left out of obs (`skip`, default) or exported alongside it (`export`). */
@@ -24,7 +24,7 @@ type Nearest = SpanContext | null;
 interface Tagged {
   [NEAREST_OBS]?: Nearest;
   [NEAREST_ANY]?: Nearest;
-  [PARENTS]?: { obs: Nearest; any: Nearest; framework: boolean };
+  [EXPORT_PARENT]?: Nearest;
 }
 
 /** Attribute on a link obs adds from a re-parented span to the foreign parent it had. */
@@ -61,7 +61,8 @@ export function rememberExportParents(
     }
   }
   const framework = isFrameworkScope(span.instrumentationScope?.name ?? '');
-  self[PARENTS] = { obs, any, framework };
+  // Framework spans keep their own parents; obs spans hang on the nearest obs span.
+  self[EXPORT_PARENT] = framework ? any : obs;
   const own = span.spanContext();
   if (exportsAsObs && !framework) {
     self[NEAREST_OBS] = own;
@@ -80,10 +81,9 @@ export function rememberExportParents(
  * to the foreign parent it skipped. The span itself is returned when nothing changes.
  */
 export function shapeForExport(span: ReadableSpan): ReadableSpan {
-  const parents = (span as Tagged)[PARENTS];
-  if (!parents) return span;
+  const target = (span as Tagged)[EXPORT_PARENT];
+  if (target === undefined) return span;
   const actual = span.parentSpanContext;
-  const target = parents.framework ? parents.any : parents.obs;
   if ((target?.spanId ?? undefined) === (actual?.spanId ?? undefined)) return span;
   const links: Link[] = actual ? [...span.links, { context: actual, attributes: { [FOREIGN_PARENT_LINK_ATTRIBUTE]: true } }] : span.links;
   // A view over the span: the app's exporters keep seeing the real parent.

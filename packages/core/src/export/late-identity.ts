@@ -25,7 +25,8 @@ export function applyRequestIdentity(span: ReadableSpan): void {
 
 /** Adds `late` to `target` where `target` has no value; tags are unioned. */
 export function mergeLateAttributes(target: Attributes, late: Attributes): void {
-  for (const key of Object.keys(late)) {
+  // `late` is the box's own plain object: for...in walks it without a key array.
+  for (const key in late) {
     const value = late[key];
     if (value === undefined) continue;
     const own = target[key];

@@ -37,12 +37,14 @@ import {
   writeDouble,
   writeFixed32,
   writeHex,
+  writeEpochMs,
   writeHrTime,
   writeNextChunk,
   writeStr,
   writeVarint,
   writeVarint64,
 } from './protobuf/wire.js';
+import { LightSpan } from '../tracing/provider/light-span.js';
 
 type Resource = ReadableSpan['resource'];
 type Scope = ReadableSpan['instrumentationScope'] & { attributes?: Attributes; droppedAttributesCount?: number };
@@ -385,9 +387,16 @@ function writeSpan(span: ReadableSpan): void {
     writeVarint(kind);
   }
   writeByte(SPAN_START_TIME);
-  writeHrTime(span.startTime);
-  writeByte(SPAN_END_TIME);
-  writeHrTime(span.endTime);
+  // obs's own spans keep epoch-ms numbers: read them, not the HrTime arrays built on demand.
+  if (span instanceof LightSpan) {
+    writeEpochMs(span.startMs);
+    writeByte(SPAN_END_TIME);
+    writeEpochMs(span.endMs);
+  } else {
+    writeHrTime(span.startTime);
+    writeByte(SPAN_END_TIME);
+    writeHrTime(span.endTime);
+  }
   if (span.attributes) writeKeyValues(span.attributes, SPAN_ATTRIBUTES);
   writeByte(SPAN_DROPPED_ATTRIBUTES);
   writeVarint(span.droppedAttributesCount);

@@ -85,10 +85,9 @@ const CIRCULAR = '[Circular]';
  */
 export function redact(value: unknown, keys: Set<string>, depth = 0, seen?: Map<object, unknown>): unknown {
   if (keys.size === 0 || value === null || typeof value !== 'object') return value;
-  // A Map, not a WeakMap: it lives for one call, and weak entries cost every GC ephemeron work.
-  seen ??= new Map();
-  if (seen.has(value)) return seen.get(value);
   // Deeper than we walk, we cannot vouch for what it holds: it is not exported.
+  if (seen === undefined) return depth >= MAX_DEPTH ? TOO_DEEP : redactObject(value, keys, depth, undefined);
+  if (seen.has(value)) return seen.get(value);
   if (depth >= MAX_DEPTH) return TOO_DEEP;
   seen.set(value, CIRCULAR); // until its result is known: only a cycle finds it in this state
   const result = redactObject(value, keys, depth, seen);
@@ -96,16 +95,27 @@ export function redact(value: unknown, keys: Set<string>, depth = 0, seen?: Map<
   return result;
 }
 
-function redactObject(value: object, keys: Set<string>, depth: number, seen: Map<object, unknown>): unknown {
+/**
+ * The objects met by one `redact` call, made at the first child that is an object, so a flat
+ * body allocates none; the root enters it then, to be found by a cycle. A Map, not a WeakMap: it
+ * lives for one call, and weak entries cost every GC ephemeron work.
+ */
+function metFrom(root: object): Map<object, unknown> {
+  return new Map([[root, CIRCULAR]]);
+}
+
+function redactObject(value: object, keys: Set<string>, depth: number, seen: Map<object, unknown> | undefined): unknown {
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const v = redact(value[i], keys, depth + 1, seen);
-      if (v !== value[i]) (out ??= value.slice())[i] = v;
+      const item: unknown = value[i];
+      if (item === null || typeof item !== 'object') continue;
+      const v = redact(item, keys, depth + 1, (seen ??= metFrom(value)));
+      if (v !== item) (out ??= value.slice())[i] = v;
     }
     return out ?? value;
   }
-  if (value instanceof Map) return redactObject(Object.fromEntries(value), keys, depth, seen);
+  if (value instanceof Map) return redactObject(Object.fromEntries(value), keys, depth, seen ?? metFrom(value));
   // Opaque values serialise without own secrets; class instances serialise their fields, so
   // they are walked like plain objects (their copy is a plain object: it is only serialised).
   if (value instanceof Date || ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Set) return value;
@@ -114,7 +124,10 @@ function redactObject(value: object, keys: Set<string>, depth: number, seen: Map
   for (const k in value) {
     if (!Object.hasOwn(value, k)) continue;
     const v = (value as Record<string, unknown>)[k];
-    const next = isRedactedKey(k, keys) ? REDACTED : redact(v, keys, depth + 1, seen);
+    let next: unknown;
+    if (isRedactedKey(k, keys)) next = REDACTED;
+    else if (v === null || typeof v !== 'object') next = v;
+    else next = redact(v, keys, depth + 1, (seen ??= metFrom(value)));
     if (next !== v || (!plain && !out)) (out ??= { ...(value as Record<string, unknown>) })[k] = next;
   }
   return out ?? value;

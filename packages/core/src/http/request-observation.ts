@@ -5,7 +5,7 @@ import { logger } from '../logger.js';
 import { LATE_ATTRIBUTES_KEY, LateAttributes } from '../tracing/late-attributes.js';
 import { ObsObservation } from '../tracing/observation.js';
 import { errorMessage, recordErrorOnSpan } from '../tracing/record-error.js';
-import { contextWithAttributes, propagatedAttributesOf } from '../tracing/propagation.js';
+import { mergedAttributes } from '../tracing/propagation.js';
 import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
 import { getObsTracer } from '../tracing/tracer.js';
 import { layer, SPAN_KEY } from '../tracing/layered-context.js';
@@ -218,9 +218,8 @@ export class RequestObservation<Req = any, Res = any> {
 
   private applyIdentity(result: IdentifyResult | undefined | null): void {
     if (!result || typeof result !== 'object' || this.spanEnded) return;
-    // contextWithAttributes validates, merges and puts the attributes on the root span.
-    const attrs = propagatedAttributesOf(contextWithAttributes(this.context, result));
-    if (attrs) this.late.set(attrs);
+    // Validated, merged over the request's context and put on the root span.
+    this.late.set(mergedAttributes(this.context, result));
     if (result.traceName) this.traceNamed = true;
   }
 
@@ -373,6 +372,9 @@ function pickInput(body: unknown, query: unknown): unknown {
 /** Whether a request body or query holds anything worth recording (an empty object does not). */
 export function hasContent(v: unknown): boolean {
   if (v === undefined || v === null || v === '') return false;
-  if (typeof v === 'object' && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) return Object.keys(v).length > 0;
-  return true;
+  if (typeof v !== 'object' || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return true;
+  if (Array.isArray(v)) return v.length > 0;
+  // The first own enumerable key answers: no key array per request.
+  for (const key in v) if (Object.hasOwn(v, key)) return true;
+  return false;
 }

@@ -56,13 +56,27 @@ export function contextWithAttributes(
   params: PropagateAttributesParams,
   options: { setOnActiveSpan?: boolean } = {},
 ): Context {
+  const state = stateWithAttributes(parent, params, options.setOnActiveSpan !== false);
+  return layer(parent, PROPAGATION_KEYS, [state, parent.getValue(IN_OBS_TRACE_KEY) ?? true]);
+}
+
+/**
+ * What `contextWithAttributes` would carry: the attributes of `params` merged over those of
+ * `parent`, also put on the span active in `parent`; for callers that keep the attributes, not
+ * a context (a request's `identify`).
+ */
+export function mergedAttributes(parent: Context, params: PropagateAttributesParams): Attributes {
+  return stateWithAttributes(parent, params, true).attributes;
+}
+
+function stateWithAttributes(parent: Context, params: PropagateAttributesParams, setOnActiveSpan: boolean): PropagatedState {
   const outer = parent.getValue(PROPAGATED_ATTRIBUTES_KEY) as PropagatedState | undefined;
   const state = mergeState(outer, validate(params ?? {}));
-  if (options.setOnActiveSpan !== false) {
+  if (setOnActiveSpan) {
     const active = trace.getSpan(parent);
     if (active?.isRecording()) active.setAttributes(state.attributes);
   }
-  return layer(parent, PROPAGATION_KEYS, [state, parent.getValue(IN_OBS_TRACE_KEY) ?? true]);
+  return state;
 }
 
 /** The precomputed attributes to copy onto a span starting in `ctx`. */
@@ -71,25 +85,19 @@ export function propagatedAttributesOf(ctx: Context): Attributes | undefined {
 }
 
 function validate(params: PropagateAttributesParams): PropagateAttributesParams {
-  const dropped: string[] = [];
   const out: PropagateAttributesParams = {};
-  const str = (key: 'userId' | 'sessionId' | 'version' | 'traceName', max: number) => {
-    const v = params[key];
-    if (v === undefined || v === null) return;
-    if (typeof v === 'string' && v.length > 0 && v.length <= max) out[key] = v;
-    else dropped.push(`${key} (${typeof v === 'string' ? `${v.length} chars, max ${max}` : typeof v})`);
-  };
-  str('userId', MAX_ID_LENGTH);
-  str('sessionId', MAX_ID_LENGTH);
-  str('version', MAX_NAME_LENGTH);
-  str('traceName', MAX_NAME_LENGTH);
+  // Made only when something is dropped: identify runs per request.
+  let dropped = validString(params, out, 'userId', MAX_ID_LENGTH, undefined);
+  dropped = validString(params, out, 'sessionId', MAX_ID_LENGTH, dropped);
+  dropped = validString(params, out, 'version', MAX_NAME_LENGTH, dropped);
+  dropped = validString(params, out, 'traceName', MAX_NAME_LENGTH, dropped);
   if (params.tags !== undefined && params.tags !== null) {
-    if (!Array.isArray(params.tags)) dropped.push('tags (not an array)');
+    if (!Array.isArray(params.tags)) (dropped ??= []).push('tags (not an array)');
     else {
       out.tags = [];
       for (const t of params.tags) {
         if (typeof t === 'string' && t.length > 0 && t.length <= MAX_TAG_LENGTH) out.tags.push(t);
-        else dropped.push(`tag ${safeStringify(t).slice(0, 40)}`);
+        else (dropped ??= []).push(`tag ${safeStringify(t).slice(0, 40)}`);
       }
     }
   }
@@ -98,16 +106,34 @@ function validate(params: PropagateAttributesParams): PropagateAttributesParams 
       JSON.stringify(params.metadata);
       out.metadata = params.metadata;
     } catch (err) {
-      dropped.push(`metadata (not JSON-serialisable: ${(err as Error).message})`);
+      (dropped ??= []).push(`metadata (not JSON-serialisable: ${(err as Error).message})`);
     }
   }
-  if (dropped.length > 0) logger.warn(`propagateAttributes: dropped invalid values: ${dropped.join(', ')}`);
+  if (dropped) logger.warn(`propagateAttributes: dropped invalid values: ${dropped.join(', ')}`);
   return out;
 }
 
+/** Copies a valid string param to `out`, or notes it in `dropped` (returned, made if needed). */
+function validString(
+  params: PropagateAttributesParams,
+  out: PropagateAttributesParams,
+  key: 'userId' | 'sessionId' | 'version' | 'traceName',
+  max: number,
+  dropped: string[] | undefined,
+): string[] | undefined {
+  const v = params[key];
+  if (v === undefined || v === null) return dropped;
+  if (typeof v === 'string' && v.length > 0 && v.length <= max) out[key] = v;
+  else (dropped ??= []).push(`${key} (${typeof v === 'string' ? `${v.length} chars, max ${max}` : typeof v})`);
+  return dropped;
+}
+
+/** Shared by every scope without tags (never mutated). */
+const NO_TAGS: string[] = Object.freeze([]) as unknown as string[];
+
 function mergeState(outer: PropagatedState | undefined, inner: PropagateAttributesParams): PropagatedState {
   const o = outer?.params;
-  const tags = o?.tags.length || inner.tags?.length ? [...new Set([...(o?.tags ?? []), ...(inner.tags ?? [])])] : [];
+  const tags = o?.tags.length || inner.tags?.length ? [...new Set([...(o?.tags ?? []), ...(inner.tags ?? [])])] : NO_TAGS;
   const metadata = mergeMetadata(o?.metadata, inner.metadata);
   const params: PropagatedState['params'] = {
     userId: inner.userId ?? o?.userId,

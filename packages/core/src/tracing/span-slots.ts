@@ -11,5 +11,5 @@ export const IN_OBS_TRACE = Symbol('obs.inTrace');
 export const NEAREST_OBS = Symbol('obs.nearestObs');
 /** Nearest ancestor-or-self that obs exports at all (framework spans included in `export` mode). */
 export const NEAREST_ANY = Symbol('obs.nearestExported');
-/** The export parents of a span, resolved at its start. */
-export const EXPORT_PARENTS = Symbol('obs.exportParents');
+/** The parent obs exports a span under (null: a root), resolved at its start; undefined: not seen. */
+export const EXPORT_PARENT = Symbol('obs.exportParent');

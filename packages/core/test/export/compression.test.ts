@@ -152,3 +152,18 @@ describe('compression resolution', () => {
     expect(warnings(logs)).toEqual([]);
   });
 });
+
+describe('gzip', () => {
+  it('round-trips small (synchronous), large and incompressible (several output chunks) bodies', async () => {
+    const { gzip } = await import('../../src/export/compression.js');
+    const { randomBytes } = await import('node:crypto');
+    const text = new TextEncoder().encode('span text that repeats, as span batches do. '.repeat(20_000)); // ~880 KB
+    const noise = new Uint8Array(randomBytes(10 * 1024 * 1024)); // compresses to more than one 4 MiB chunk
+    for (const body of [text.subarray(0, 1000), text, noise]) {
+      const out = await gzip(body);
+      expect([...out.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+      expect(gunzipSync(out).equals(Buffer.from(body))).toBe(true);
+    }
+    expect((await gzip(text)).byteLength).toBeLessThan(text.byteLength / 20);
+  });
+});

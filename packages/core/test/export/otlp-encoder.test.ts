@@ -19,6 +19,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ObsOtlpExporter, ObsSpanProcessor } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
 import { encodeTraceExportRequest } from '../../src/export/otlp-proto-encoder.js';
+import { LightTracerProvider } from '../../src/tracing/provider/light-provider.js';
 import { captureLogs, restoreLogger, TRACING_KEYS } from '../tracing/harness.js';
 import { setupObsServer } from '@obs/local-server/testing';
 
@@ -280,6 +281,37 @@ describe('encodeTraceExportRequest', () => {
     const big: ReadableSpan[] = [];
     for (let i = 0; i < 2000; i++) big.push(spans[(i * 7) % spans.length]!);
     expectSameAsOfficial(big);
+  });
+
+  it("obs's light spans (times written from epoch ms, not HrTime): same as the official encoder at rounding edges", () => {
+    const shared = new InMemorySpanExporter();
+    const provider = new LightTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': 'light' }),
+      spanProcessors: [new SimpleSpanProcessor(shared)],
+    });
+    const tracer = provider.getTracer('obs-sdk', '6.0.0');
+    // Epoch ms whose fraction rounds up to a whole second, sub-ns fractions, Dates, HrTimes,
+    // performance timestamps, an end before the start, and the clock's own times.
+    const times: [Parameters<Tracer['startSpan']>[1], number | Date | [number, number] | undefined][] = [
+      [{ startTime: 1_700_000_000_999 + 0.9999999 }, 1_700_000_001_000 + 4e-7],
+      [{ startTime: 1_700_000_000_123 + 0.4567891 }, 1_700_000_000_123 + 0.4567894],
+      [{ startTime: new Date(1_700_000_000_000) }, new Date(1_700_000_000_001)],
+      [{ startTime: [1_700_000_000, 999_999_999] }, [1_700_000_001, 1]],
+      [{ startTime: [1, 999_999_999.6] }, [2, 0]], // the nanoseconds round up to a whole second
+      [{ startTime: 4_102_444_800_000 + 1e-6 }, 4_102_444_800_000.5],
+      [{ startTime: performance.now() - 5 }, performance.now()],
+      [{ startTime: 1_700_000_000_500 }, 1_700_000_000_400],
+      [{}, undefined],
+    ];
+    for (const [i, [options, end]] of times.entries()) tracer.startSpan(`t${i}`, options).end(end);
+    const spans = shared.getFinishedSpans();
+    expect(spans).toHaveLength(times.length);
+    const decoded = expectSameAsOfficial(spans);
+    expect(decoded[2]!.startTimeUnixNano).toBe(1_700_000_000_000_000_000n);
+    // Epoch-ms doubles hold times to a quarter of a microsecond.
+    expect(Number(decoded[3]!.endTimeUnixNano - 1_700_000_001_000_000_001n)).toBeLessThan(250);
+    expect(decoded[4]!.startTimeUnixNano).toBe(2_000_000_000n);
+    expect(decoded[7]!.endTimeUnixNano).toBe(decoded[7]!.startTimeUnixNano); // clamped to the start
   });
 
   it('an empty batch', () => {

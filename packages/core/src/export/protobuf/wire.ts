@@ -242,6 +242,25 @@ export function writeHrTime(t: HrTime): void {
   writeFixed32(high);
 }
 
+/**
+ * Epoch milliseconds as fixed64 nanoseconds, the same value `writeHrTime` writes for the
+ * `HrTime` the light span would build from them (`msToHrTime`), without building it.
+ */
+export function writeEpochMs(ms: number): void {
+  let seconds = Math.floor(ms / 1e3);
+  let nanos = Math.round((ms - seconds * 1e3) * 1e6);
+  if (nanos >= 1e9) {
+    seconds += 1;
+    nanos -= 1e9;
+  }
+  const fromLow = (seconds & 0xffff) * 1_000_000_000;
+  const fromHigh = ((seconds / 0x10000) >>> 0) * 1_000_000_000;
+  const low = (fromLow >>> 0) + (((fromHigh & 0xffff) * 0x10000) >>> 0) + nanos;
+  const high = (Math.floor(fromLow / 0x100000000) + ((fromHigh / 0x10000) >>> 0) + Math.floor(low / 0x100000000)) >>> 0;
+  writeFixed32(low >>> 0);
+  writeFixed32(high);
+}
+
 /** A bytes field's length and content from a hex id. */
 export function writeHex(hex: string): void {
   const n = hex.length >>> 1;
