@@ -18,7 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { ObsOtlpExporter } from '@obs/core';
 import { TRACES_PATH } from '@obs/core/kit';
 import { ask, median, startObsServerProcess } from '../lib/http-rounds.mjs';
-import { makeTextSpans } from './text-spans.mjs';
+import { makeTextSpans } from './spans.mjs';
 
 const { values } = parseArgs({ options: { sends: { type: 'string', default: '40' }, reps: { type: 'string', default: '5' } } });
 const SENDS = Number(values.sends);

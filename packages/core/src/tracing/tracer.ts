@@ -3,6 +3,13 @@ import { SDK_TRACER_NAME, SDK_VERSION } from '../version.js';
 
 const PROVIDER_SLOT = Symbol.for('obs.isolated_tracer_provider');
 type Slot = { [PROVIDER_SLOT]?: TracerProvider };
+// Defined up front, so reading it for every span finds an own property of the global object
+// instead of missing it along the global's prototype chain.
+try {
+  if (!Object.hasOwn(globalThis, PROVIDER_SLOT)) (globalThis as Slot)[PROVIDER_SLOT] = undefined;
+} catch {
+  // A frozen global (a hardened realm): the lookup just stays a miss.
+}
 
 let cached: { provider: TracerProvider; tracer: Tracer } | undefined;
 
