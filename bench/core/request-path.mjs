@@ -3,11 +3,12 @@
 // compare changes to core, which the HTTP benchmarks' noise hides. Each iteration is one
 // request of the Express bench: the root observation (route, JSON input and output, status), a
 // child span started through the OpenTelemetry API inside the root's context, and the export of
-// both to the local obs server (another process). The floor variant is two bare OTel SDK spans
-// (root + child, `context.with`) through the same span processor and exporter.
+// both to the local obs server (another process). The floor variant is two bare spans of the
+// registered provider (obs's light provider since issue 16; root + child, `context.with`) through
+// the same span processor and exporter; `core-identify` adds an `identify` (user and session).
 //
 //   node bench/core/request-path.mjs [iterations=50000] [repetitions=7]
-//   (ONLY=core or ONLY=otel-floor runs one variant, e.g. under --cpu-prof)
+//   (ONLY=core, ONLY=core-identify or ONLY=otel-floor runs one variant, e.g. under --cpu-prof)
 import { once } from 'node:events';
 import { context, trace } from '@opentelemetry/api';
 import { getObsHandle, initObs } from '@obs/core';
@@ -28,6 +29,7 @@ const handle = getObsHandle();
 const appTracer = trace.getTracer('bench-app');
 const obsTracer = trace.getTracer('obs-sdk');
 const observer = new HttpObserver({ traceIdHeader: false });
+const identifying = new HttpObserver({ traceIdHeader: false, identify: () => ({ userId: 'user-1', sessionId: 'session-1' }) });
 
 const body = { message: 'hello' };
 const query = {};
@@ -49,6 +51,15 @@ const variants = {
   /** Core's RequestObservation, as the Express adapter drives it. */
   core() {
     const ro = observer.start({ req, method: 'POST', path: '/chat/42', deferIdentify: true });
+    context.with(ro.context, child);
+    ro.setRoute('/chat/:id');
+    ro.setInput(body, query);
+    ro.setOutput(answer, undefined, 'application/json');
+    ro.finish({ statusCode: 200 });
+  },
+  /** The same with an `identify` returning a user and session (run lazily at the child span). */
+  'core-identify'() {
+    const ro = identifying.start({ req, method: 'POST', path: '/chat/42' });
     context.with(ro.context, child);
     ro.setRoute('/chat/:id');
     ro.setInput(body, query);
