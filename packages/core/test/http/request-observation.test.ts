@@ -2,8 +2,8 @@ import { context, trace } from '@opentelemetry/api';
 import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { initObs, startObservation } from '../../src/index.js';
-import { isRedactedKey, redactKeySet, TRUNCATION_MARKER } from '../../src/kit.js';
-import { captureValue, HttpObserver } from '../../src/http/index.js';
+import { isRedactedKey, redact, redactKeySet, TRUNCATION_MARKER } from '../../src/kit.js';
+import { captureValue, hasContent, HttpObserver } from '../../src/http/index.js';
 
 const local = setupObsServer({ init: (c) => initObs({ ...c, flushOnExit: false }) });
 
@@ -193,6 +193,29 @@ describe('HttpObserver / RequestObservation', () => {
     const text = captureValue({ looped }, keys, 10_000)!;
     expect(text).not.toContain('hunter2');
     expect(JSON.parse(text)).toEqual({ looped: { password: '[REDACTED]', self: '[Circular]' } });
+  });
+
+  it('finds a cycle back to the root at the first level, in objects, arrays and maps; returns flat values untouched', () => {
+    const keys = redactKeySet(['password']);
+    const root: Record<string, unknown> = { password: 'hunter2', name: 'n' };
+    root.self = root;
+    expect(redact(root, keys)).toEqual({ password: '[REDACTED]', name: 'n', self: '[Circular]' });
+    const list: unknown[] = [{ password: 'p' }];
+    list.push(list);
+    expect(redact(list, keys)).toEqual([{ password: '[REDACTED]' }, '[Circular]']);
+    const map = new Map<string, unknown>([['password', 'p']]);
+    map.set('again', map);
+    expect(redact(map, keys)).toEqual({ password: '[REDACTED]', again: '[Circular]' });
+    const flat = { message: 'hello', n: 1, tags: ['a'] };
+    expect(redact(flat, keys)).toBe(flat);
+  });
+
+  it('counts a body or query as content only when it holds something', () => {
+    const inherited = Object.create({ fromProto: 1 }) as object;
+    const none = [undefined, null, '', {}, [], inherited].map(hasContent);
+    const some = ['x', 0, false, { a: 1 }, [0], new Uint8Array(0), { a: undefined }].map(hasContent);
+    expect(none).toEqual([false, false, false, false, false, false]);
+    expect(some).toEqual([true, true, true, true, true, true, true]);
   });
 
   it('ignores health checks, OPTIONS and static assets by default, and custom rules when given', () => {

@@ -227,32 +227,26 @@ export function writeFixed32(v: number): void {
   buf[pos++] = (v >>> 24) & 0xff;
 }
 
-/**
- * HrTime `[seconds, nanoseconds]` as fixed64 nanoseconds, exact: seconds are split into 16-bit
- * halves so no product leaves the safe-integer range (same arithmetic as the official encoder).
- */
+/** HrTime `[seconds, nanoseconds]` as fixed64 nanoseconds. */
 export function writeHrTime(t: HrTime): void {
-  const seconds = t[0];
-  const nanos = t[1];
-  const fromLow = (seconds & 0xffff) * 1_000_000_000;
-  const fromHigh = ((seconds / 0x10000) >>> 0) * 1_000_000_000;
-  const low = (fromLow >>> 0) + (((fromHigh & 0xffff) * 0x10000) >>> 0) + nanos;
-  const high = (Math.floor(fromLow / 0x100000000) + ((fromHigh / 0x10000) >>> 0) + Math.floor(low / 0x100000000)) >>> 0;
-  writeFixed32(low >>> 0);
-  writeFixed32(high);
+  writeNanos(t[0], t[1]);
 }
 
 /**
- * Epoch milliseconds as fixed64 nanoseconds, the same value `writeHrTime` writes for the
- * `HrTime` the light span would build from them (`msToHrTime`), without building it.
+ * Epoch milliseconds as fixed64 nanoseconds: the value `writeHrTime` writes for the `HrTime`
+ * the light span would build from them (`msToHrTime`), without building it. Nanoseconds that
+ * round up to 1e9 need no carry into the seconds: `writeNanos` writes the sum.
  */
 export function writeEpochMs(ms: number): void {
-  let seconds = Math.floor(ms / 1e3);
-  let nanos = Math.round((ms - seconds * 1e3) * 1e6);
-  if (nanos >= 1e9) {
-    seconds += 1;
-    nanos -= 1e9;
-  }
+  const seconds = Math.floor(ms / 1e3);
+  writeNanos(seconds, Math.round((ms - seconds * 1e3) * 1e6));
+}
+
+/**
+ * `seconds * 1e9 + nanos` as fixed64, exact: seconds are split into 16-bit halves so no product
+ * leaves the safe-integer range (same arithmetic as the official encoder).
+ */
+function writeNanos(seconds: number, nanos: number): void {
   const fromLow = (seconds & 0xffff) * 1_000_000_000;
   const fromHigh = ((seconds / 0x10000) >>> 0) * 1_000_000_000;
   const low = (fromLow >>> 0) + (((fromHigh & 0xffff) * 0x10000) >>> 0) + nanos;
