@@ -67,7 +67,9 @@ export class NodeRequest<Req extends object = any, Res extends object = any> {
     if (this.ended) return;
     this.ended = true;
     const res = this.rawRes;
-    const aborted = !res.writableFinished;
+    // Ended by the app counts as complete even if not yet flushed: a socket that buffers (a test
+    // injector's, a slow client's) must not turn every answered request into a cancelled one.
+    const aborted = !res.writableFinished && res.writableEnded !== true;
     // Nothing was sent: there is no status to report.
     const statusCode = aborted && !res.headersSent ? undefined : res.statusCode;
     try {

@@ -17,8 +17,13 @@ export interface NodeRequestLike {
 export interface NodeResponseLike {
   statusCode: number;
   headersSent: boolean;
-  /** All data was flushed to the system: false on close means the client went away first. */
+  /** All data was flushed to the system. */
   writableFinished: boolean;
+  /**
+   * The app ended the response (`end()` was called). False on close, with `writableFinished`,
+   * means the client went away first.
+   */
+  writableEnded?: boolean;
   setHeader(name: string, value: string): unknown;
   getHeader(name: string): unknown;
   on(event: 'close', listener: (this: NodeResponseLike) => void): unknown;
