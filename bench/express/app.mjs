@@ -10,6 +10,8 @@
 //   otel-root      one bare OpenTelemetry SDK root span per request (NodeTracerProvider), active during
 //                  the handlers, and the child span, both exported by core's processor and exporter;
 //                  no request observation
+//   light-root     the same two spans from obs's own tracer provider (what initObs() registers when no
+//                  other provider is): the floor of obs's spans, processor and export, no request observation
 //   als     AsyncLocalStorage.run() per request, nothing else: what following a request across
 //           await costs by itself (Node 22 runs an async hook per promise and async resource)
 //   otel    + @opentelemetry/instrumentation-http and -express, BatchSpanProcessor, OTLP protobuf
@@ -45,9 +47,9 @@ if (variant === 'otel') {
 // Required after the instrumentations are registered, so they can patch it.
 const express = require('express');
 const obsExpress = ['obs', 'obs-identify', 'obs-nocapture', 'obs-noexport'].includes(variant) ? await import('@obs/express') : undefined;
-const obsCore = variant === 'core-floor' || variant === 'otel-root' || obsExpress ? await import('@obs/core') : undefined;
+const obsCore = ['core-floor', 'otel-root', 'light-root'].includes(variant) || obsExpress ? await import('@obs/core') : undefined;
 const obsHttp = variant === 'core-floor' ? await import('@obs/core/http') : undefined;
-const obsKit = variant === 'otel-root' ? await import('@obs/core/kit') : undefined;
+const obsKit = variant === 'otel-root' || variant === 'light-root' ? await import('@obs/core/kit') : undefined;
 
 const tracer = trace.getTracer('bench-app');
 const app = express();
@@ -82,6 +84,16 @@ if (variant === 'otel-root') {
   provider.register();
   flush = () => provider.forceFlush();
   shutdown = () => provider.shutdown();
+  const t = api.getTracer('obs-sdk');
+  app.use((req, res, next) => {
+    const span = t.startSpan(`POST ${req.path}`);
+    res.once('close', () => span.end());
+    context.with(obsKit.contextWithAttributes(api.setSpan(context.active(), span), {}, { setOnActiveSpan: false }), next);
+  });
+}
+if (variant === 'light-root') {
+  const { context, trace: api } = await import('@opentelemetry/api');
+  obsCore.initObs();
   const t = api.getTracer('obs-sdk');
   app.use((req, res, next) => {
     const span = t.startSpan(`POST ${req.path}`);

@@ -2,7 +2,7 @@
  * Decodes an OTLP `ExportTraceServiceRequest` in protobuf encoding
  * (opentelemetry/proto/collector/trace/v1), by hand, without generated code.
  */
-import { completeSpan, idOrUndefined, OtlpDecodeError, toHex, toRecord, type SpanFields } from './decoded-span.js';
+import { completeSpan, idOrUndefined, OtlpDecodeError, type SpanFields } from './decoded-span.js';
 import { ProtoDecodeError, ProtoReader, WireType } from './proto-reader.js';
 import type { AttrValue, DecodedSpan, DecodedSpanEvent, DecodedSpanLink } from './types.js';
 
@@ -20,7 +20,8 @@ export function decodeOtlpProtobuf(body: Uint8Array, compressed = false): Decode
     const spans: DecodedSpan[] = [];
     const r = new ProtoReader(body);
     while (r.more()) {
-      const [field, wt] = r.tag();
+      const field = r.tag();
+      const wt = r.wireType;
       if (field === 1) {
         r.expect(field, wt, LEN);
         for (const s of readResourceSpans(r.message())) spans.push(completeSpan(s, 'protobuf', compressed));
@@ -37,7 +38,8 @@ function readResourceSpans(r: ProtoReader): SpanFields[] {
   let resource: Record<string, AttrValue> = {};
   const scopeReaders: ProtoReader[] = [];
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 1) {
       r.expect(field, wt, LEN);
       resource = readResource(r.message());
@@ -51,22 +53,24 @@ function readResourceSpans(r: ProtoReader): SpanFields[] {
 }
 
 function readResource(r: ProtoReader): Record<string, AttrValue> {
-  const attrs: Array<[string, AttrValue]> = [];
+  const attrs: Record<string, AttrValue> = {};
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 1) {
       r.expect(field, wt, LEN);
-      attrs.push(readKeyValue(r.message()));
+      readKeyValue(r, attrs);
     } else r.skip(wt);
   }
-  return toRecord(attrs);
+  return attrs;
 }
 
 function readScopeSpans(r: ProtoReader, resource: Record<string, AttrValue>): SpanFields[] {
   let scope: SpanFields['scope'] = { name: '' };
   const spanReaders: ProtoReader[] = [];
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 1) {
       r.expect(field, wt, LEN);
       scope = readScope(r.message());
@@ -81,7 +85,8 @@ function readScopeSpans(r: ProtoReader, resource: Record<string, AttrValue>): Sp
 function readScope(r: ProtoReader): SpanFields['scope'] {
   const scope: SpanFields['scope'] = { name: '' };
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 1) {
       r.expect(field, wt, LEN);
       scope.name = r.string();
@@ -102,24 +107,25 @@ function readSpan(r: ProtoReader, scope: SpanFields['scope'], resource: Record<s
   let kind = 0;
   let start = 0n;
   let end = 0n;
-  const attrs: Array<[string, AttrValue]> = [];
+  const attrs: Record<string, AttrValue> = {};
   const events: DecodedSpanEvent[] = [];
   const links: DecodedSpanLink[] = [];
   let status: SpanFields['status'] = { code: 0 };
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     switch (field) {
       case 1:
         r.expect(field, wt, LEN);
-        traceId = toHex(r.bytes());
+        traceId = r.hex();
         break;
       case 2:
         r.expect(field, wt, LEN);
-        spanId = toHex(r.bytes());
+        spanId = r.hex();
         break;
       case 4:
         r.expect(field, wt, LEN);
-        parentSpanId = idOrUndefined(toHex(r.bytes()));
+        parentSpanId = idOrUndefined(r.hex());
         break;
       case 5:
         r.expect(field, wt, LEN);
@@ -139,7 +145,7 @@ function readSpan(r: ProtoReader, scope: SpanFields['scope'], resource: Record<s
         break;
       case 9:
         r.expect(field, wt, LEN);
-        attrs.push(readKeyValue(r.message()));
+        readKeyValue(r, attrs);
         break;
       case 11:
         r.expect(field, wt, LEN);
@@ -170,7 +176,7 @@ function readSpan(r: ProtoReader, scope: SpanFields['scope'], resource: Record<s
     kind,
     startTimeUnixNano: start,
     endTimeUnixNano: end,
-    attributes: toRecord(attrs),
+    attributes: attrs,
     status,
     events,
     links,
@@ -183,9 +189,9 @@ function readSpan(r: ProtoReader, scope: SpanFields['scope'], resource: Record<s
 
 function readEvent(r: ProtoReader): DecodedSpanEvent {
   const event: DecodedSpanEvent = { name: '', timeUnixNano: 0n, attributes: {} };
-  const attrs: Array<[string, AttrValue]> = [];
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 1) {
       r.expect(field, wt, I64);
       event.timeUnixNano = r.fixed64();
@@ -194,23 +200,23 @@ function readEvent(r: ProtoReader): DecodedSpanEvent {
       event.name = r.string();
     } else if (field === 3) {
       r.expect(field, wt, LEN);
-      attrs.push(readKeyValue(r.message()));
+      readKeyValue(r, event.attributes);
     } else r.skip(wt);
   }
-  event.attributes = toRecord(attrs);
   return event;
 }
 
 function readLink(r: ProtoReader): DecodedSpanLink {
   const link: DecodedSpanLink = { traceId: '', spanId: '' };
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 1) {
       r.expect(field, wt, LEN);
-      link.traceId = toHex(r.bytes());
+      link.traceId = r.hex();
     } else if (field === 2) {
       r.expect(field, wt, LEN);
-      link.spanId = toHex(r.bytes());
+      link.spanId = r.hex();
     } else r.skip(wt);
   }
   return link;
@@ -219,7 +225,8 @@ function readLink(r: ProtoReader): DecodedSpanLink {
 function readStatus(r: ProtoReader): SpanFields['status'] {
   const status: SpanFields['status'] = { code: 0 };
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 2) {
       r.expect(field, wt, LEN);
       const message = r.string();
@@ -232,26 +239,34 @@ function readStatus(r: ProtoReader): SpanFields['status'] {
   return status;
 }
 
-function readKeyValue(r: ProtoReader): [string, AttrValue] {
+/** Reads the `KeyValue` message that follows into `into` (a later duplicate key wins). */
+function readKeyValue(r: ProtoReader, into: Record<string, AttrValue>): void {
+  const outer = r.enter();
   let key = '';
   let value: AttrValue = null;
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 1) {
       r.expect(field, wt, LEN);
       key = r.string();
     } else if (field === 2) {
       r.expect(field, wt, LEN);
-      value = readAnyValue(r.message());
+      const anyEnd = r.enter();
+      value = readAnyValue(r);
+      r.exit(anyEnd);
     } else r.skip(wt);
   }
-  return [key, value];
+  r.exit(outer);
+  into[key] = value;
 }
 
+/** Reads an `AnyValue` up to the reader's end. */
 function readAnyValue(r: ProtoReader): AttrValue {
   let value: AttrValue = null;
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     switch (field) {
       case 1:
         r.expect(field, wt, LEN);
@@ -275,11 +290,11 @@ function readAnyValue(r: ProtoReader): AttrValue {
         break;
       case 6:
         r.expect(field, wt, LEN);
-        value = toRecord(readKeyValueList(r.message()));
+        value = readKeyValueList(r.message());
         break;
       case 7:
         r.expect(field, wt, LEN);
-        value = toHex(r.bytes());
+        value = r.hex();
         break;
       default:
         r.skip(wt);
@@ -292,7 +307,8 @@ function readAnyValue(r: ProtoReader): AttrValue {
 function readValues(r: ProtoReader): AttrValue[] {
   const values: AttrValue[] = [];
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 1) {
       r.expect(field, wt, LEN);
       values.push(readAnyValue(r.message()));
@@ -302,13 +318,14 @@ function readValues(r: ProtoReader): AttrValue[] {
 }
 
 /** `KeyValueList`: field 1, repeated `KeyValue`. */
-function readKeyValueList(r: ProtoReader): Array<[string, AttrValue]> {
-  const pairs: Array<[string, AttrValue]> = [];
+function readKeyValueList(r: ProtoReader): Record<string, AttrValue> {
+  const pairs: Record<string, AttrValue> = {};
   while (r.more()) {
-    const [field, wt] = r.tag();
+    const field = r.tag();
+    const wt = r.wireType;
     if (field === 1) {
       r.expect(field, wt, LEN);
-      pairs.push(readKeyValue(r.message()));
+      readKeyValue(r, pairs);
     } else r.skip(wt);
   }
   return pairs;

@@ -94,6 +94,29 @@ describe('decodeOtlpProtobuf', () => {
     expect(s!.startTime.toISOString()).toBe('2023-11-14T22:13:20.000Z');
   });
 
+  it('decodes UTF-8 text, a later duplicate key and a plain Uint8Array body; a key/value overrunning its span throws', () => {
+    const text = 'héllo ✓ 🚀 '.repeat(20);
+    const ids = Buffer.concat([pb.len(1, Buffer.alloc(16, 0xab)), pb.len(2, Buffer.alloc(8, 0xcd))]);
+    const span = Buffer.concat([
+      ids,
+      pb.len(5, 'naïve ✓'),
+      pb.len(9, pb.kv('text', pb.len(1, text))),
+      pb.len(9, pb.kv('k', pb.len(1, 'first'))),
+      pb.len(9, pb.kv('k', pb.len(1, 'second'))),
+    ]);
+    const request = pb.len(1, pb.len(2, pb.len(2, span)));
+    const copy = new Uint8Array(request.length + 3).subarray(3);
+    copy.set(request);
+    const [s] = decodeOtlpProtobuf(copy);
+    expect(s).toMatchObject({ traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8), name: 'naïve ✓', attributes: { text, k: 'second' } });
+
+    // A KeyValue claiming more bytes than its span holds: the span's bounds, not the body's, apply.
+    const kv = pb.kv('k', pb.len(1, 'value'));
+    const overrun = Buffer.concat([ids, Buffer.from([(9 << 3) | 2, kv.length + 4]), kv]);
+    const bad = Buffer.concat([pb.len(1, pb.len(2, pb.len(2, overrun))), Buffer.alloc(8)]);
+    expect(() => decodeOtlpProtobuf(bad)).toThrow(OtlpDecodeError);
+  });
+
   it('throws OtlpDecodeError on garbage, never anything else', () => {
     expect(() => decodeOtlpProtobuf(Buffer.from('{"not":"protobuf"}'))).toThrow(OtlpDecodeError);
     const good = toProtobuf(makeSpans());
