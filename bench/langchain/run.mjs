@@ -9,9 +9,6 @@
 import { parseArgs } from 'node:util';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { awaitAllCallbacks } from '@langchain/core/callbacks/promises';
-import { StringOutputParser } from '@langchain/core/output_parsers';
-import { ChatPromptTemplate } from '@langchain/core/prompts';
-import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { CallbackHandler as LangfuseHandler } from '@langfuse/langchain';
 import { LangfuseSpanProcessor } from '@langfuse/otel';
 import { setLangfuseTracerProvider } from '@langfuse/tracing';
@@ -19,6 +16,7 @@ import { initObs } from '@obs/core';
 import { CallbackHandler } from '@obs/langchain';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ask, median, startObsServerProcess } from '../lib/http-rounds.mjs';
+import { benchChain } from './chain.mjs';
 
 const { values } = parseArgs({ options: { invocations: { type: 'string', default: '2000' }, reps: { type: 'string', default: '7' } } });
 const N = Number(values.invocations);
@@ -41,12 +39,7 @@ class EmptyHandler extends BaseCallbackHandler {
   name = 'empty';
 }
 
-const chain = ChatPromptTemplate.fromMessages([
-  ['system', 'You are a concise assistant.'],
-  ['human', '{question}'],
-])
-  .pipe(new FakeListChatModel({ responses: ['The answer is 42.'] }))
-  .pipe(new StringOutputParser());
+const chain = benchChain();
 
 const ours = new CallbackHandler({ userId: 'bench-user', sessionId: 'bench-session' });
 const oursQueued = new CallbackHandler({ userId: 'bench-user', sessionId: 'bench-session', background: true });

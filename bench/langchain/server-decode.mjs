@@ -4,23 +4,16 @@
 //
 //   node bench/langchain/server-decode.mjs [reps=7]
 import { gunzipSync } from 'node:zlib';
-import { StringOutputParser } from '@langchain/core/output_parsers';
-import { ChatPromptTemplate } from '@langchain/core/prompts';
-import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { initObs } from '@obs/core';
 import { CallbackHandler } from '@obs/langchain';
 import { decodeOtlpProtobuf, startObsServer } from '@obs/local-server';
 import { median } from '../lib/http-rounds.mjs';
+import { benchChain } from './chain.mjs';
 
 const reps = Number(process.argv[2] ?? 7);
 const server = await startObsServer({ quiet: true });
 const obs = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushOnExit: false });
-const chain = ChatPromptTemplate.fromMessages([
-  ['system', 'You are a concise assistant.'],
-  ['human', '{question}'],
-])
-  .pipe(new FakeListChatModel({ responses: ['The answer is 42.'] }))
-  .pipe(new StringOutputParser());
+const chain = benchChain();
 const handler = new CallbackHandler({ userId: 'bench-user', sessionId: 'bench-session' });
 for (let i = 0; i < 2000; i++) await chain.invoke({ question: `question ${i}` }, { callbacks: [handler] });
 await handler.flush();

@@ -20,8 +20,6 @@ export class ProtoReader {
   private readonly view: DataView;
   /** The body as a `Buffer`, whose `toString` decodes UTF-8 ranges faster than `TextDecoder` (no view per string). */
   private readonly text: Buffer;
-  /** Field number of the last `tag()`. */
-  field = 0;
   /** Wire type of the last `tag()`. */
   wireType = 0;
 
@@ -43,12 +41,11 @@ export class ProtoReader {
     return this.pos < this.end;
   }
 
-  /** Reads a field tag: its number (returned, and in `field`) and wire type (in `wireType`). */
+  /** Reads a field tag: returns its number and keeps its wire type in `wireType` (no tuple per field). */
   tag(): number {
     const key = this.varint();
     const field = Math.floor(key / 8);
     if (field === 0) throw new ProtoDecodeError(`invalid field number 0 at offset ${this.pos}`);
-    this.field = field;
     this.wireType = key & 7;
     return field;
   }
@@ -105,32 +102,33 @@ export class ProtoReader {
     return v;
   }
 
-  /** Reads a length-delimited field's bytes (a view, not a copy). */
-  bytes(): Uint8Array {
-    const len = this.varint();
-    this.need(len);
-    const out = this.buf.subarray(this.pos, this.pos + len);
-    this.pos += len;
-    return out;
-  }
-
-  /** Reads a length-delimited UTF-8 string. */
-  string(): string {
+  /** Steps over a length-delimited field's length and bytes, checked; returns where its bytes start. */
+  private delimited(): number {
     const len = this.varint();
     this.need(len);
     const start = this.pos;
     this.pos += len;
-    return this.text.toString('utf8', start, start + len);
+    return start;
+  }
+
+  /** Reads a length-delimited field's bytes (a view, not a copy). */
+  bytes(): Uint8Array {
+    const start = this.delimited();
+    return this.buf.subarray(start, this.pos);
+  }
+
+  /** Reads a length-delimited UTF-8 string. */
+  string(): string {
+    const start = this.delimited();
+    return this.text.toString('utf8', start, this.pos);
   }
 
   /** Reads a length-delimited field as lower-case hex (ids). */
   hex(): string {
-    const len = this.varint();
-    this.need(len);
+    const start = this.delimited();
     const buf = this.buf;
     let out = '';
-    for (let i = this.pos; i < this.pos + len; i++) out += HEX[buf[i]!];
-    this.pos += len;
+    for (let i = start; i < this.pos; i++) out += HEX[buf[i]!];
     return out;
   }
 
@@ -139,10 +137,10 @@ export class ProtoReader {
    * end, which `exit` restores once the message is read.
    */
   enter(): number {
-    const len = this.varint();
-    this.need(len);
+    const start = this.delimited();
     const outer = this.end;
-    this.end = this.pos + len;
+    this.end = this.pos;
+    this.pos = start;
     return outer;
   }
 
@@ -154,11 +152,8 @@ export class ProtoReader {
 
   /** Returns a reader over an embedded message. */
   message(): ProtoReader {
-    const len = this.varint();
-    this.need(len);
-    const sub = new ProtoReader(this.buf, this.pos, this.pos + len, this.view, this.text);
-    this.pos += len;
-    return sub;
+    const start = this.delimited();
+    return new ProtoReader(this.buf, start, this.pos, this.view, this.text);
   }
 
   /** Skips a field of the given wire type. */
@@ -171,12 +166,9 @@ export class ProtoReader {
         this.need(8);
         this.pos += 8;
         return;
-      case WireType.LEN: {
-        const len = this.varint();
-        this.need(len);
-        this.pos += len;
+      case WireType.LEN:
+        this.delimited();
         return;
-      }
       case WireType.I32:
         this.need(4);
         this.pos += 4;
