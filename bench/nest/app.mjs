@@ -59,9 +59,28 @@ await app.listen(0, '127.0.0.1');
 const { port } = app.getHttpServer().address();
 const obsService = obsNest ? app.get(obsNest.ObsService) : undefined;
 
-// The parent asks for CPU time and flushes over IPC.
+/**
+ * `count` requests injected in-process (light-my-request) into Nest's Express instance, one after
+ * another, as the Express bench's app.mjs does; answers this process's CPU per request.
+ */
+async function inject(count) {
+  const { inject: lightInject } = await import('light-my-request');
+  const server = app.getHttpAdapter().getInstance();
+  const options = { method: 'POST', url: '/chat/42', headers: { 'content-type': 'application/json' }, payload: '{"message":"hello"}' };
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < count; i++) {
+    const res = await lightInject(server, options);
+    if (res.statusCode !== 201) throw new Error(`HTTP ${res.statusCode}: ${res.payload}`);
+  }
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / count;
+}
+
+// The parent asks for CPU time, injected requests and flushes over IPC.
 process.on('message', async (msg) => {
-  if (msg === 'cpu') {
+  if (msg?.inject) {
+    process.send({ injected: await inject(msg.inject) });
+  } else if (msg === 'cpu') {
     const { user, system } = process.cpuUsage();
     process.send({ cpu: user + system });
   } else if (msg === 'flush') {

@@ -30,7 +30,9 @@ export class ExpressRequest extends NodeRequest<Request, Response> {
     if (route && typeof route === 'object' && route !== this.route) {
       this.route = route as ExpressRoute;
       this.routeBase = this.req.baseUrl ?? '';
-      this.routeApp = this.req.app as unknown as ExpressApp;
+      // Only a mounted route needs its app to name the mount; reading `req.app` costs every
+      // request an inline-cache miss (each Express request has its own hidden class).
+      this.routeApp = this.routeBase ? (this.req.app as unknown as ExpressApp) : undefined;
       this.ro.allowIdentify();
     }
   }
@@ -39,7 +41,7 @@ export class ExpressRequest extends NodeRequest<Request, Response> {
   onResponseEnd(): void {
     if (this.route || this.responseBase !== undefined) return;
     this.responseBase = this.req.baseUrl ?? '';
-    this.responseApp = this.req.app as unknown as ExpressApp;
+    this.responseApp = this.responseBase ? (this.req.app as unknown as ExpressApp) : undefined;
   }
 
   /** `METHOD /route/:param`, `METHOD /mount/path` (middleware under a mount), else `METHOD <unmatched>`. */

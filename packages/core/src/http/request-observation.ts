@@ -42,7 +42,7 @@ export class HttpObserver<Req = any, Res = any> {
     this.options = options;
     this.redactKeys = redactKeySet(options.redactKeys ?? DEFAULT_REDACT_KEYS);
     this.maxChars = Math.max(16, options.maxCaptureBytes ?? DEFAULT_MAX_CAPTURE_BYTES);
-    this.traceIdHeader = options.traceIdHeader === false ? undefined : (options.traceIdHeader ?? DEFAULT_TRACE_ID_HEADER);
+    this.traceIdHeader = traceIdHeaderOf(options.traceIdHeader);
     this.ignored = compileIgnore(options.ignore);
   }
 
@@ -361,6 +361,21 @@ export class RequestObservation<Req = any, Res = any> {
     }
     return `${this.method} ${this.route ?? this.init.path}`;
   }
+}
+
+/** An HTTP header name (RFC 9110 token), as Node.js's `setHeader` accepts it. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The trace-id response header, checked once here: a name `setHeader` would refuse is reported in
+ * one line and no header is sent (the requests are still observed).
+ */
+function traceIdHeaderOf(option: string | false | undefined): string | undefined {
+  if (option === false) return undefined;
+  const name = option ?? DEFAULT_TRACE_ID_HEADER;
+  if (typeof name === 'string' && HEADER_NAME.test(name)) return name;
+  logger.warn(`traceIdHeader ${JSON.stringify(name)} is not a valid HTTP header name: no trace-id header is sent`);
+  return undefined;
 }
 
 function pickInput(body: unknown, query: unknown): unknown {

@@ -3,7 +3,8 @@ import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { initObs, startObservation } from '../../src/index.js';
 import { isRedactedKey, redact, redactKeySet, TRUNCATION_MARKER } from '../../src/kit.js';
-import { captureValue, hasContent, HttpObserver } from '../../src/http/index.js';
+import { captureValue, hasContent, HttpObserver, NodeHttpObserver } from '../../src/http/index.js';
+import { captureLogs, restoreLogger } from '../support/server.js';
 
 const local = setupObsServer({ init: (c) => initObs({ ...c, flushOnExit: false }) });
 
@@ -32,6 +33,55 @@ describe('HttpObserver / RequestObservation', () => {
       'obs.observation.output': '{"answer":"hello"}',
     });
     expect(root!.attributes['obs.observation.level']).toBeUndefined();
+  });
+
+  it('reports an invalid traceIdHeader once and observes requests without it', async () => {
+    const logs = captureLogs();
+    try {
+      const observer = new HttpObserver({ traceIdHeader: 'x trace id' });
+      expect(observer.traceIdHeader).toBeUndefined();
+      expect(logs.filter((l) => l.level === 'warn' && l.message.includes('"x trace id" is not a valid HTTP header name'))).toHaveLength(1);
+      expect(new HttpObserver().traceIdHeader).toBe('x-obs-trace-id');
+      expect(new HttpObserver({ traceIdHeader: false }).traceIdHeader).toBeUndefined();
+      expect(logs.filter((l) => l.level !== 'debug')).toHaveLength(1);
+    } finally {
+      restoreLogger();
+    }
+  });
+
+  it('still observes a request whose response headers went out before it started', async () => {
+    const logs = captureLogs();
+    try {
+      const layer = new NodeHttpObserver({}, { adapter: 'test' });
+      const listeners: (() => void)[] = [];
+      const res = {
+        statusCode: 200,
+        headersSent: true,
+        writableEnded: true,
+        writableFinished: true,
+        setHeader(name: string) {
+          // As Node.js: ERR_HTTP_HEADERS_SENT once the head is written.
+          throw Object.assign(new Error(`Cannot set headers after they are sent to the client (${name})`), {
+            code: 'ERR_HTTP_HEADERS_SENT',
+          });
+        },
+        on(event: string, fn: () => void) {
+          if (event === 'close') listeners.push(fn);
+          return this;
+        },
+      };
+      const req = { method: 'GET', url: '/sent-early', headers: {}, res };
+      (res as { req?: unknown }).req = req;
+      const request = layer.start(req as never, res as never);
+      expect(request).toBeDefined();
+      for (const fn of listeners) fn.call(res);
+      await local.handle.flush();
+      expect(local.server.spansByName('GET /sent-early')).toHaveLength(1);
+      // Neither "request not observed" nor any other warning: the header is simply not added.
+      expect(logs.filter((l) => l.level !== 'debug')).toEqual([]);
+    } finally {
+      restoreLogger();
+    }
   });
 
   it('runs identify lazily, late enough to see req.user, and propagates it to child spans', async () => {

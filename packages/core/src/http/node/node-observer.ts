@@ -95,7 +95,7 @@ export class NodeHttpObserver<Req extends object = any, Res extends object = any
       // 'close' follows 'finish' on a complete response and also fires when the client left.
       res.on('close', onResponseClose);
       const header = this.http.traceIdHeader;
-      if (header && !res.headersSent && ro.traceId !== INVALID_TRACEID) res.setHeader(header, ro.traceId);
+      if (header && ro.traceId !== INVALID_TRACEID) setHeaderIfUnsent(res, header, ro.traceId);
       return request;
     } catch (err) {
       logger.warn(`${this.layer.adapter}: request not observed: ${errorMessage(err)}`);
@@ -114,6 +114,19 @@ export function observedRequestOf(req: unknown): NodeRequest | undefined {
 /** The observed request a response answers (through `res.req`, which Node.js sets). */
 export function observedRequestOfResponse(res: object): NodeRequest | undefined {
   return observedRequestOf((res as NodeResponseLike).req);
+}
+
+/**
+ * Sets a response header unless the headers went out already (`setHeader` then throws). Not
+ * `headersSent` first: each response has its own hidden class in Express, so that getter read is
+ * one more inline-cache miss on every request, for a case that does not happen at request start.
+ */
+function setHeaderIfUnsent(res: NodeResponseLike, name: string, value: string): void {
+  try {
+    res.setHeader(name, value);
+  } catch {
+    // Already sent (a response written before the middleware ran): nothing to add it to.
+  }
 }
 
 /** Shared by every response, so a request allocates no listener closure. */

@@ -69,7 +69,9 @@ export class NodeRequest<Req extends object = any, Res extends object = any> {
     const res = this.rawRes;
     // Ended by the app counts as complete even if not yet flushed: a socket that buffers (a test
     // injector's, a slow client's) must not turn every answered request into a cancelled one.
-    const aborted = !res.writableFinished && res.writableEnded !== true;
+    // `writableEnded` first: an answered request reads one getter, not two (Express gives each
+    // response its own hidden class, so every property read is an inline-cache miss).
+    const aborted = res.writableEnded !== true && !res.writableFinished;
     // Nothing was sent: there is no status to report.
     const statusCode = aborted && !res.headersSent ? undefined : res.statusCode;
     try {
