@@ -19,6 +19,7 @@
 // Every variant runs the same handler: POST /chat/:id with express.json(), one child span, { answer }.
 import { createRequire } from 'node:module';
 import { trace } from '@opentelemetry/api';
+import { injectChat } from '../lib/inject-chat.mjs';
 
 const require = createRequire(import.meta.url);
 const variant = process.argv[2] ?? 'plain';
@@ -124,25 +125,9 @@ if (obsCore && variant !== 'otel-root') {
   shutdown = async () => obsCore.getObsHandle()?.shutdown();
 }
 
-/**
- * `count` requests injected in-process (light-my-request: real IncomingMessage/ServerResponse
- * over a fake socket, no network), one after another; answers this process's CPU per request.
- */
-async function inject(count) {
-  const { inject: lightInject } = await import('light-my-request');
-  const options = { method: 'POST', url: '/chat/42', headers: { 'content-type': 'application/json' }, payload: '{"message":"hello"}' };
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < count; i++) {
-    const res = await lightInject(app, options);
-    if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${res.payload}`);
-  }
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / count;
-}
-
 process.on('message', async (msg) => {
   if (msg?.inject) {
-    process.send({ injected: await inject(msg.inject) });
+    process.send({ injected: await injectChat(app, msg.inject, 200) });
   } else if (msg === 'cpu') {
     const { user, system } = process.cpuUsage();
     process.send({ cpu: user + system });

@@ -115,6 +115,21 @@ export async function countInstructions({ appScript, variants, from, to, top = 0
   }
 }
 
+/**
+ * The entry points' command line: `[variants] [from] [to]` (defaults `variants`, 10000, 25000)
+ * and `TOP=n` in the environment, for the bench app `appUrl`.
+ */
+export async function countFromCommandLine(appUrl, variants) {
+  const [names = variants, from = '10000', to = '25000'] = process.argv.slice(2);
+  await countInstructions({
+    appScript: fileURLToPath(appUrl),
+    variants: names.split(','),
+    from: Number(from),
+    to: Number(to),
+    top: Number(process.env.TOP ?? 0),
+  });
+}
+
 /** Instructions per function of one cachegrind output. */
 function byFunction(file) {
   const text = spawnSync('cg_annotate', ['--auto=no', '--threshold=0.00001', file], { encoding: 'utf8', maxBuffer: 256 << 20 }).stdout;

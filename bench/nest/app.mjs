@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import { Body, Controller, Injectable, Module, Param, Post } from '@nestjs/common';
 import { APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
+import { injectChat } from '../lib/inject-chat.mjs';
 
 const variant = process.argv[2] ?? 'plain';
 const traced = variant.startsWith('obs');
@@ -59,27 +60,11 @@ await app.listen(0, '127.0.0.1');
 const { port } = app.getHttpServer().address();
 const obsService = obsNest ? app.get(obsNest.ObsService) : undefined;
 
-/**
- * `count` requests injected in-process (light-my-request) into Nest's Express instance, one after
- * another, as the Express bench's app.mjs does; answers this process's CPU per request.
- */
-async function inject(count) {
-  const { inject: lightInject } = await import('light-my-request');
-  const server = app.getHttpAdapter().getInstance();
-  const options = { method: 'POST', url: '/chat/42', headers: { 'content-type': 'application/json' }, payload: '{"message":"hello"}' };
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < count; i++) {
-    const res = await lightInject(server, options);
-    if (res.statusCode !== 201) throw new Error(`HTTP ${res.statusCode}: ${res.payload}`);
-  }
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / count;
-}
-
 // The parent asks for CPU time, injected requests and flushes over IPC.
 process.on('message', async (msg) => {
   if (msg?.inject) {
-    process.send({ injected: await inject(msg.inject) });
+    // Into Nest's Express instance, as the Express bench injects into its app.
+    process.send({ injected: await injectChat(app.getHttpAdapter().getInstance(), msg.inject, 201) });
   } else if (msg === 'cpu') {
     const { user, system } = process.cpuUsage();
     process.send({ cpu: user + system });
