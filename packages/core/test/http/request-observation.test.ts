@@ -35,7 +35,7 @@ describe('HttpObserver / RequestObservation', () => {
     expect(root!.attributes['obs.observation.level']).toBeUndefined();
   });
 
-  it('reports an invalid traceIdHeader once and observes requests without it', async () => {
+  it('reports an invalid traceIdHeader name once, when the observer is made, and sends no header', async () => {
     const logs = captureLogs();
     try {
       const observer = new HttpObserver({ traceIdHeader: 'x trace id' });
