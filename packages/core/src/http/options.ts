@@ -20,7 +20,7 @@ export interface ObsHttpOptions<Req = any, Res = any> {
   redactKeys?: string[];
   /** Requests that make no observation: paths, patterns or a predicate. Default: health checks, OPTIONS, static assets. */
   ignore?: (string | RegExp)[] | ((req: Req) => boolean);
-  /** Response header carrying the trace id; default `x-obs-trace-id`, `false` to turn off. */
+  /** Response header carrying the trace id; default `x-obs-trace-id`, `false` (or `''`) to turn off; an invalid name is reported once and turns it off. */
   traceIdHeader?: string | false;
   /** Root observation and trace name; default `METHOD /route/:param`. */
   name?: (req: Req) => string;

@@ -371,7 +371,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * one line and no header is sent (the requests are still observed).
  */
 function traceIdHeaderOf(option: string | false | undefined): string | undefined {
-  if (option === false) return undefined;
+  // An empty string is what an unset config value usually reads as: off, as before, without a warning.
+  if (option === false || option === '') return undefined;
   const name = option ?? DEFAULT_TRACE_ID_HEADER;
   if (typeof name === 'string' && HEADER_NAME.test(name)) return name;
   logger.warn(`traceIdHeader ${JSON.stringify(name)} is not a valid HTTP header name: no trace-id header is sent`);

@@ -43,6 +43,7 @@ describe('HttpObserver / RequestObservation', () => {
       expect(logs.filter((l) => l.level === 'warn' && l.message.includes('"x trace id" is not a valid HTTP header name'))).toHaveLength(1);
       expect(new HttpObserver().traceIdHeader).toBe('x-obs-trace-id');
       expect(new HttpObserver({ traceIdHeader: false }).traceIdHeader).toBeUndefined();
+      expect(new HttpObserver({ traceIdHeader: '' }).traceIdHeader).toBeUndefined();
       expect(logs.filter((l) => l.level !== 'debug')).toHaveLength(1);
     } finally {
       restoreLogger();
