@@ -195,9 +195,9 @@ describe('one obs tree in a Nest 11 app next to OpenTelemetry instrumentations',
     const nest = appScope(r, '@opentelemetry/instrumentation-nestjs-core');
     expect(nest.map((s) => s.name).sort()).toEqual(['ChatController.chat', 'Create Nest App', 'chat']);
     expect(appScope(r, '@opentelemetry/instrumentation-http').map((s) => s.name)).toEqual(['POST /chat']);
-    // The root ran under express's layer of Nest's middleware; the @Observe span under Nest's handler span.
+    // The root ran under express's layer of obs's middleware; the @Observe span under Nest's handler span.
     const byName = (name: string) => spans.find((s) => s.name === name)!;
-    const nestMiddleware = appScope(r, '@opentelemetry/instrumentation-express').find((s) => s.name === 'middleware - handler')!;
+    const nestMiddleware = appScope(r, '@opentelemetry/instrumentation-express').find((s) => s.name === 'middleware - obsNestMiddleware')!;
     expect(byName('POST /chat').links.map((l) => l.spanId)).toEqual([nestMiddleware.spanId]);
     expect(byName('answer').links.map((l) => l.spanId)).toEqual([nest.find((s) => s.name === 'chat')!.spanId]);
     expect(appScope(r, 'obs-sdk')).toEqual([]);

@@ -11,7 +11,7 @@ import {
 import { APP_INTERCEPTOR, ApplicationConfig, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
 import { ObsRuntime } from './obs-runtime.js';
 import { ObsInterceptor } from './obs.interceptor.js';
-import { linkPlatformRequests, ObsRequestMiddleware } from './obs.middleware.js';
+import { linkPlatformRequests, mountOnExpress, ObsRequestMiddleware } from './obs.middleware.js';
 import { ObsService } from './obs.service.js';
 import { OBS_MODULE_OPTIONS, type ObsModuleAsyncOptions, type ObsNestOptions } from './options.js';
 import { NestRouteResolver, type ModulesSource, type RouteConfigSource } from './route-resolver.js';
@@ -34,6 +34,7 @@ export class ObsModule implements NestModule {
   constructor(
     @Inject(ObsRuntime) private readonly runtime: ObsRuntime,
     @Optional() @Inject(HttpAdapterHost) private readonly adapterHost?: HttpAdapterHost,
+    @Optional() @Inject(ApplicationConfig) private readonly appConfig?: RouteConfigSource,
   ) {}
 
   /** Registers obs with fixed options; without `options.obs`, obs is configured from `OBS_*`. */
@@ -79,7 +80,11 @@ export class ObsModule implements NestModule {
 
   /** @internal Starts the root observation before guards, for every route. */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ObsRequestMiddleware).forRoutes('{*path}');
-    linkPlatformRequests(this.adapterHost?.httpAdapter?.getInstance?.(), this.runtime.tracker);
+    const adapter = this.adapterHost?.httpAdapter;
+    // A global prefix or URI versioning narrows where Nest mounts the wildcard (and its
+    // exclusions widen it): Nest alone knows those paths, so its middleware is kept then.
+    const everyPath = !this.appConfig?.getGlobalPrefix() && !this.appConfig?.getVersioning();
+    if (!everyPath || !mountOnExpress(adapter, this.runtime.tracker)) consumer.apply(ObsRequestMiddleware).forRoutes('{*path}');
+    linkPlatformRequests(adapter?.getInstance?.(), this.runtime.tracker);
   }
 }

@@ -54,9 +54,17 @@ export class RequestTracker {
    * calls this too, for requests no middleware saw). Undefined when ignored.
    */
   begin(req: any, res: any): NestRequest | undefined {
+    // The interceptor on Express: the middleware started it with this very request.
+    const known = this.layer.requestOf(req);
+    if (known) return known;
     const raw = rawOf(req);
     if (!raw || typeof raw !== 'object') return undefined;
     return this.layer.start(raw, rawOf(res));
+  }
+
+  /** Starts the request's root observation from Express middleware, whose request and response are the raw ones. */
+  beginRaw(req: any, res: any): NestRequest | undefined {
+    return this.layer.start(req, res);
   }
 }
 
