@@ -3,7 +3,8 @@ import { observedRequestOf } from '@obs/core/http';
 import type { Request } from 'express';
 
 /**
- * The request's trace id and root observation (undefined when the request is not observed), e.g.
+ * The request's trace id and root observation while it runs (undefined when the request is not
+ * observed, and once its response has closed), e.g.
  * to add metadata from a handler: `getRequestObservation(req)?.observation.update({ metadata })`,
  * or to keep the trace id for a score later.
  */

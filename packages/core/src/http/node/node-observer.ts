@@ -29,16 +29,27 @@ export interface NodeLayerOptions<R extends NodeRequest> {
 const IGNORED = Symbol.for('obs.http.node.ignored');
 
 /**
- * The observed request of each raw request, read by the shared close listener and the adapters'
- * hooks. A WeakMap, not a property on `req`: in the Express bench's profile the symbol property
- * added to Express's large `req` was the top self-time line of `start` (63 samples); the WeakMap
- * insert measured close to it (55), and leaves the app's objects untouched. One map per process
- * (on `globalThis`), so two copies of core still see each other's requests.
+ * The observed request of each raw request in flight, read by the shared close listener and the
+ * adapters' hooks, and deleted when its response closes. A `Map`, not a `WeakMap` or a property
+ * on `req`: Express gives every request its own hidden class, so a property added to it costs a
+ * new hidden class per request, and a `WeakMap` entry per request measured 5-11 µs of CPU per
+ * request in the Express bench (the insert, and the garbage collector's work on a weak table
+ * full of young keys); a `Map` holds only the requests in flight. One map per process (on
+ * `globalThis`), so two copies of core still see each other's requests.
  */
-const REQUESTS_SLOT = Symbol.for('obs.http.node.requests');
-const requests: WeakMap<object, NodeRequest | typeof IGNORED> = ((
-  globalThis as { [REQUESTS_SLOT]?: WeakMap<object, NodeRequest | typeof IGNORED> }
-)[REQUESTS_SLOT] ??= new WeakMap());
+const LIVE_SLOT = Symbol.for('obs.http.node.live');
+const live: Map<object, NodeRequest> = ((globalThis as { [LIVE_SLOT]?: Map<object, NodeRequest> })[LIVE_SLOT] ??= new Map());
+
+/** Requests decided not to be observed (rare: ignored paths, a failed start), held weakly. */
+const MARKS_SLOT = Symbol.for('obs.http.node.requests');
+const marks: WeakMap<object, NodeRequest | typeof IGNORED> = ((
+  globalThis as { [MARKS_SLOT]?: WeakMap<object, NodeRequest | typeof IGNORED> }
+)[MARKS_SLOT] ??= new WeakMap());
+
+/** What is known of a raw request: observed (in flight), not observed, or never seen. */
+function lookup(req: object): NodeRequest | typeof IGNORED | undefined {
+  return live.get(req) ?? marks.get(req);
+}
 
 /**
  * The Node.js request layer under the Express and Nest adapters (and any `IncomingMessage`/
@@ -75,13 +86,13 @@ export class NodeHttpObserver<Req extends object = any, Res extends object = any
    * seen again by a later hook). Undefined when ignored or when something failed (logged once).
    */
   start(req: NodeRequestLike & object, res: NodeResponseLike): R | undefined {
-    const known = requests.get(req);
+    const known = lookup(req);
     if (known !== undefined) return known === IGNORED ? undefined : (known as R);
     try {
       const method = req.method || 'GET';
       const path = pathOf(req.originalUrl || req.url);
       if (this.http.ignores(method, path, req as Req)) {
-        requests.set(req, IGNORED);
+        marks.set(req, IGNORED);
         return undefined;
       }
       const ro = this.http.start({ req: req as Req, method, path, deferIdentify: this.layer.deferIdentify });
@@ -91,23 +102,28 @@ export class NodeHttpObserver<Req extends object = any, Res extends object = any
       if (this.layer.captureWrites && this.http.options.captureOutput !== false && method !== 'HEAD') {
         request.output = new NodeResponseCapture(ro, res);
       }
-      requests.set(req, request);
-      // 'close' follows 'finish' on a complete response and also fires when the client left.
+      // 'close' follows 'finish' on a complete response and also fires when the client left;
+      // it ends the request and forgets it.
       res.on('close', onResponseClose);
+      live.set(req, request);
       const header = this.http.traceIdHeader;
       if (header && ro.traceId !== INVALID_TRACEID) setHeaderIfUnsent(res, header, ro.traceId);
       return request;
     } catch (err) {
       logger.warn(`${this.layer.adapter}: request not observed: ${errorMessage(err)}`);
-      requests.set(req, IGNORED);
+      live.delete(req);
+      marks.set(req, IGNORED);
       return undefined;
     }
   }
 }
 
-/** The observed request of a raw Node.js request, whichever layer started it. */
+/**
+ * The observed request of a raw Node.js request, whichever layer started it, until its
+ * response closes.
+ */
 export function observedRequestOf(req: unknown): NodeRequest | undefined {
-  const known = req !== null && typeof req === 'object' ? requests.get(req) : undefined;
+  const known = req !== null && typeof req === 'object' ? lookup(req) : undefined;
   return known === IGNORED ? undefined : known;
 }
 
@@ -132,9 +148,12 @@ function setHeaderIfUnsent(res: NodeResponseLike, name: string, value: string): 
 /** Shared by every response, so a request allocates no listener closure. */
 function onResponseClose(this: NodeResponseLike): void {
   const request = observedRequestOfResponse(this);
+  if (!request) return;
   try {
-    request?.end();
+    request.end();
   } catch (err) {
     logger.warn(`request not recorded: ${errorMessage(err)}`);
+  } finally {
+    live.delete(request.rawReq);
   }
 }
