@@ -145,7 +145,10 @@ function setHeaderIfUnsent(res: NodeResponseLike, name: string, value: string): 
   }
 }
 
-/** Shared by every response, so a request allocates no listener closure. */
+/**
+ * Shared by every response, so a request allocates no listener closure. A closure per request
+ * (which would spare the `res.req` read) measured 6 µs more CPU per Express request.
+ */
 function onResponseClose(this: NodeResponseLike): void {
   const request = observedRequestOfResponse(this);
   if (!request) return;
