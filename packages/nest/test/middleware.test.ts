@@ -34,7 +34,7 @@ class AppModule implements NestModule {
   }
 }
 
-describe.each(platforms)('middleware of other modules ($name)', (platform) => {
+describe.each(platforms)("the app's own middleware ($name)", (platform) => {
   let app: Awaited<ReturnType<typeof platform.createApp>>;
   beforeAll(async () => {
     app = await platform.createApp(AppModule);
