@@ -65,6 +65,21 @@ export function generationStart(input: unknown, extraParams: Dict | undefined, m
   return out;
 }
 
+/**
+ * The generations of every prompt, in order (`generations.flat()` without its cost: `flat()` was
+ * the largest single line of the handler's CPU profile).
+ */
+function generationsOf(lists: GenerationLike[][] | undefined): GenerationLike[] {
+  const out: GenerationLike[] = [];
+  if (!Array.isArray(lists)) return out;
+  for (const list of lists) {
+    if (Array.isArray(list)) {
+      for (const g of list) if (g) out.push(g);
+    } else if (list) out.push(list as GenerationLike);
+  }
+  return out;
+}
+
 function withTools(input: unknown, tools: unknown, toolChoice: unknown): Dict {
   const out: Dict = { messages: input };
   if (tools !== undefined) out['tools'] = tools;
@@ -80,7 +95,7 @@ interface GenerationLike {
 
 /** The end of a model run, from its `LLMResult`. */
 export function generationEnd(result: { generations?: GenerationLike[][]; llmOutput?: Dict } | undefined): GenerationEnd {
-  const candidates = (result?.generations ?? []).flat().filter((g): g is GenerationLike => !!g);
+  const candidates = generationsOf(result?.generations);
   const outputs = candidates.map((g) => (isMessage(g.message) ? toPlainMessage(g.message) : (g.text ?? toPlain(g))));
   const out: GenerationEnd = { output: outputs.length === 1 ? outputs[0] : outputs };
   let usage: Dict | undefined;
