@@ -68,3 +68,41 @@ describe('NodeHttpObserver holds a request only while its response is open', () 
     expect(roots.filter((s) => s.name === 'GET /hang').map((s) => s.attributes['obs.observation.metadata.cancelled'])).toEqual([true]);
   });
 });
+
+describe('NodeHttpObserver with responses that never close', () => {
+  it('holds at most 4,096 requests in its map, and still finds and ends the older ones', async () => {
+    local.server.reset();
+    const layer = new NodeHttpObserver({ traceIdHeader: false }, { adapter: 'test' });
+    const made: { req: object; close: () => void }[] = [];
+    const before = inFlight().size;
+    for (let i = 0; i < 5000; i++) {
+      let onClose = () => {};
+      const res = {
+        statusCode: 200,
+        writableEnded: true,
+        on(event: string, fn: () => void) {
+          if (event === 'close') onClose = () => fn.call(res);
+          return this;
+        },
+      } as Record<string, unknown>;
+      const req = { method: 'GET', url: `/never-closed/${i}`, headers: {}, res };
+      res.req = req;
+      expect(layer.start(req as never, res as never)).toBeDefined();
+      made.push({ req, close: () => onClose() });
+    }
+    expect(inFlight().size - before).toBe(4096);
+    // The oldest moved out of the map, not out of reach.
+    expect(observedRequestOf(made[0]!.req)).toBeDefined();
+    made[0]!.close();
+    made[4999]!.close();
+    await local.handle.flush();
+    expect(
+      local.server
+        .spansByName(/^GET \/never-closed\//)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['GET /never-closed/0', 'GET /never-closed/4999']);
+    for (const m of made.slice(1, 4999)) m.close();
+    expect(inFlight().size).toBe(before);
+  });
+});

@@ -40,11 +40,30 @@ const IGNORED = Symbol.for('obs.http.node.ignored');
 const LIVE_SLOT = Symbol.for('obs.http.node.live');
 const live: Map<object, NodeRequest> = ((globalThis as { [LIVE_SLOT]?: Map<object, NodeRequest> })[LIVE_SLOT] ??= new Map());
 
-/** Requests decided not to be observed (rare: ignored paths, a failed start), held weakly. */
+/**
+ * Most requests `live` holds. Past it the oldest move to `marks`: a server whose responses never
+ * emit 'close' (a hand-made response object) must not make the map grow without end, and a
+ * server with more requests in flight than this still finds every one.
+ */
+const MAX_LIVE = 4096;
+
+/**
+ * Requests decided not to be observed (rare: ignored paths, a failed start), and observed ones
+ * past `MAX_LIVE`, held weakly.
+ */
 const MARKS_SLOT = Symbol.for('obs.http.node.requests');
 const marks: WeakMap<object, NodeRequest | typeof IGNORED> = ((
   globalThis as { [MARKS_SLOT]?: WeakMap<object, NodeRequest | typeof IGNORED> }
 )[MARKS_SLOT] ??= new WeakMap());
+
+function moveOldestToMarks(): void {
+  // A Map iterates in insertion order: the first entry is the oldest request.
+  for (const [req, request] of live) {
+    live.delete(req);
+    marks.set(req, request);
+    return;
+  }
+}
 
 /** What is known of a raw request: observed (in flight), not observed, or never seen. */
 function lookup(req: object): NodeRequest | typeof IGNORED | undefined {
@@ -106,6 +125,7 @@ export class NodeHttpObserver<Req extends object = any, Res extends object = any
       // it ends the request and forgets it.
       res.on('close', onResponseClose);
       live.set(req, request);
+      if (live.size > MAX_LIVE) moveOldestToMarks();
       const header = this.http.traceIdHeader;
       if (header && ro.traceId !== INVALID_TRACEID) setHeaderIfUnsent(res, header, ro.traceId);
       return request;
