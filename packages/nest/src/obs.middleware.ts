@@ -2,7 +2,7 @@ import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
 import { errorMessage, logger } from '@obs/core/kit';
 import { ObsRuntime } from './obs-runtime.js';
-import type { RequestTracker } from './request-tracker.js';
+import type { NestRequest, RequestTracker } from './request-tracker.js';
 
 /**
  * Starts the request's root observation before guards and pipes, and runs the rest of the
@@ -13,10 +13,14 @@ export class ObsRequestMiddleware implements NestMiddleware {
   constructor(@Inject(ObsRuntime) private readonly runtime: ObsRuntime) {}
 
   use(req: unknown, res: unknown, next: (error?: unknown) => void): void {
-    const tracked = this.runtime.tracker.begin(req, res);
-    if (!tracked) return next();
-    context.with(tracked.ro.context, next);
+    continueRequest(this.runtime.tracker.begin(req, res), next);
   }
+}
+
+/** Runs the rest of the request in its root observation's context (as it is when not observed). */
+function continueRequest(tracked: NestRequest | undefined, next: (error?: unknown) => void): void {
+  if (!tracked) return next();
+  context.with(tracked.ro.context, next);
 }
 
 /** What is used of Express's app: `use`. */
@@ -38,9 +42,7 @@ export function mountOnExpress(adapter: PlatformAdapter | undefined, tracker: Re
   if (typeof instance?.use !== 'function') return false;
   // Named: OpenTelemetry's express instrumentation calls its span `middleware - obsNestMiddleware`.
   instance.use(function obsNestMiddleware(req: unknown, res: unknown, next: (error?: unknown) => void) {
-    const tracked = tracker.beginRaw(req, res);
-    if (!tracked) return next();
-    context.with(tracked.ro.context, next);
+    continueRequest(tracker.beginRaw(req, res), next);
   });
   return true;
 }
