@@ -12,6 +12,7 @@
 //                  no request observation
 //   light-root     the same two spans from obs's own tracer provider (what initObs() registers when no
 //                  other provider is): the floor of obs's spans, processor and export, no request observation
+//   light-noexport light-root with an exporter that drops the spans: the floor without export
 //   als     AsyncLocalStorage.run() per request, nothing else: what following a request across
 //           await costs by itself (Node 22 runs an async hook per promise and async resource)
 //   otel    + @opentelemetry/instrumentation-http and -express, BatchSpanProcessor, OTLP protobuf
@@ -48,9 +49,10 @@ if (variant === 'otel') {
 // Required after the instrumentations are registered, so they can patch it.
 const express = require('express');
 const obsExpress = ['obs', 'obs-identify', 'obs-nocapture', 'obs-noexport'].includes(variant) ? await import('@obs/express') : undefined;
-const obsCore = ['core-floor', 'otel-root', 'light-root'].includes(variant) || obsExpress ? await import('@obs/core') : undefined;
+const obsCore =
+  ['core-floor', 'otel-root', 'light-root', 'light-noexport'].includes(variant) || obsExpress ? await import('@obs/core') : undefined;
 const obsHttp = variant === 'core-floor' ? await import('@obs/core/http') : undefined;
-const obsKit = variant === 'otel-root' || variant === 'light-root' ? await import('@obs/core/kit') : undefined;
+const obsKit = ['otel-root', 'light-root', 'light-noexport'].includes(variant) ? await import('@obs/core/kit') : undefined;
 
 const tracer = trace.getTracer('bench-app');
 const app = express();
@@ -92,9 +94,9 @@ if (variant === 'otel-root') {
     context.with(obsKit.contextWithAttributes(api.setSpan(context.active(), span), {}, { setOnActiveSpan: false }), next);
   });
 }
-if (variant === 'light-root') {
+if (variant === 'light-root' || variant === 'light-noexport') {
   const { context, trace: api } = await import('@opentelemetry/api');
-  obsCore.initObs();
+  obsCore.initObs(variant === 'light-noexport' ? { exporter: dropAll } : {});
   const t = api.getTracer('obs-sdk');
   app.use((req, res, next) => {
     const span = t.startSpan(`POST ${req.path}`);

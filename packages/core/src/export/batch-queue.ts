@@ -89,16 +89,18 @@ export class BatchQueue {
   }
 
   private exportBatch(spans: ReadableSpan[]): void {
-    const p = new Promise<void>((resolve) => {
-      try {
-        // Failures are reported by the exporter (ObsOtlpExporter: one line per outage).
-        this.exporter.export(spans.map(shapeForExport), () => resolve());
-      } catch (err) {
-        logger.error(`exporter threw: ${String(err)}`);
-        resolve();
-      }
-    });
+    // No closure here may see `spans`: the callback lives until the batch is delivered, and an
+    // exporter that holds encoded bytes lets the span objects go before that (during an outage).
+    let settle!: () => void;
+    const p = new Promise<void>((resolve) => (settle = resolve));
     this.pending.add(p);
     void p.then(() => this.pending.delete(p));
+    try {
+      // Failures are reported by the exporter (ObsOtlpExporter: one line per outage).
+      this.exporter.export(spans.map(shapeForExport), () => settle());
+    } catch (err) {
+      logger.error(`exporter threw: ${String(err)}`);
+      settle();
+    }
   }
 }

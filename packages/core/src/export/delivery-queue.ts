@@ -1,13 +1,16 @@
 /**
- * The bounded retry buffer between the span processor and the wire: encoded batches wait here,
- * at most `maxConcurrent` are sent at once, a failed batch goes back to the front and is retried
- * with backoff and jitter (honouring `Retry-After`) until its time budget runs out, and a batch
- * refused as too large is split in two. Every span lost is counted and reported by `OutageLog`.
+ * The bounded retry buffer between the span processor and the wire: batches wait here as request
+ * bodies, encoded and compressed once (never as span objects, so an outage holds a few hundred
+ * bytes per span), at most `maxConcurrent` are sent at once, a failed batch goes back to the front
+ * and is retried with backoff and jitter (honouring `Retry-After`) until its time budget runs out,
+ * and a batch refused as too large is split in two. Every span lost is counted and reported by
+ * `OutageLog`.
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { logger } from '../logger.js';
 import { backoffDelay } from '../retry.js';
 import { OutageLog } from './outage-log.js';
+import type { RequestPart } from './protobuf/split-request.js';
 
 /** What one attempt to send a batch came to. */
 export type SendOutcome =
@@ -21,7 +24,7 @@ export type SendOutcome =
 
 /** Limits of the delivery queue. */
 export interface DeliveryLimits {
-  /** Most encoded bytes buffered; past it new batches are dropped (counted). */
+  /** Most bytes of request bodies (compressed when the exporter compresses) buffered; past it new batches are dropped (counted). */
   maxBufferBytes: number;
   /** Most spans buffered. */
   maxBufferSpans: number;
@@ -48,6 +51,10 @@ export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = {
 /** How the queue encodes and sends; the exporter provides it. */
 export interface DeliveryTransport {
   encode(spans: ReadableSpan[]): Uint8Array;
+  /** The body to hold and send for an encoded batch (compressed, or the same bytes). */
+  pack(encoded: Uint8Array): Promise<Uint8Array>;
+  /** Two packed bodies of about half the spans each (or one when it cannot be split). */
+  split(body: Uint8Array): Promise<RequestPart[]>;
   send(body: Uint8Array, spanCount: number): Promise<SendOutcome>;
   /** Aborts requests in flight (shutdown past its deadline). */
   abortAll(): void;
@@ -74,7 +81,8 @@ class Ticket {
 }
 
 interface Batch {
-  spans: ReadableSpan[];
+  /** How many spans the body carries. */
+  spans: number;
   body: Uint8Array;
   ticket: Ticket;
   /** Time of the first failed attempt; the retry budget counts from there. */
@@ -86,6 +94,12 @@ export class DeliveryQueue {
   private bytes = 0;
   private spans = 0;
   private active = 0;
+  /** Batches being packed or split, on their way into the queue (in order). */
+  private preparing = 0;
+  private preparingSpans = 0;
+  private preparingBytes = 0;
+  /** Packing is chained so batches enter the queue in the order they were handed over. */
+  private packed: Promise<unknown> = Promise.resolve();
   /** Spans in requests awaiting an answer. */
   private inFlightSpans = 0;
   /** Consecutive failed attempts: the backoff exponent. */
@@ -124,16 +138,63 @@ export class DeliveryQueue {
       done(false);
       return;
     }
-    if (this.bytes + body.byteLength > this.limits.maxBufferBytes || this.spans + spans.length > this.limits.maxBufferSpans) {
+    const count = spans.length;
+    // Before packing, the encoded size stands in for the body's: an upper bound under gzip.
+    const waiting = this.spans + this.preparingSpans;
+    const bytes = this.bytes + this.preparingBytes;
+    if (bytes + body.byteLength > this.limits.maxBufferBytes || waiting + count > this.limits.maxBufferSpans) {
       this.outage.lost(
-        spans.length,
-        `the export buffer is full (${this.spans} spans, ${this.bytes} bytes waiting; limits ${this.limits.maxBufferSpans} spans, ${this.limits.maxBufferBytes} bytes)`,
+        count,
+        `the export buffer is full (${waiting} spans, ${bytes} bytes waiting; limits ${this.limits.maxBufferSpans} spans, ${this.limits.maxBufferBytes} bytes)`,
       );
       done(false);
       return;
     }
-    this.push({ spans, body, ticket: new Ticket(1, done) }, false);
-    this.pump();
+    const ticket = new Ticket(1, done);
+    const encoded = body;
+    this.prepare(
+      { spans: count, bytes: encoded.byteLength, ticket },
+      () => this.transport.pack(encoded),
+      (packed) => this.push({ spans: count, body: packed, ticket }, false),
+      (reason) => {
+        this.outage.lost(count, `they could not be compressed (${reason})`);
+        ticket.settle(false);
+      },
+    );
+  }
+
+  /**
+   * Runs `work` after every earlier preparation (so batches keep their order), counting its spans
+   * and bytes as buffered meanwhile, then hands the result to `ready` (or the reason to `failed`)
+   * and pumps. After `abandon()`, which counted and reported these spans, the ticket is settled as
+   * failed and nothing more is said.
+   */
+  private prepare<T>(
+    { spans, bytes, ticket }: { spans: number; bytes: number; ticket: Ticket },
+    work: () => Promise<T>,
+    ready: (value: T) => void,
+    failed: (reason: string) => void,
+  ): void {
+    this.preparing++;
+    this.preparingSpans += spans;
+    this.preparingBytes += bytes;
+    const run = async () => {
+      let value: T | undefined;
+      let error: string | undefined;
+      try {
+        value = await work();
+      } catch (err) {
+        error = (err as Error)?.message ?? String(err);
+      }
+      this.preparing--;
+      this.preparingSpans -= spans;
+      this.preparingBytes -= bytes;
+      if (this.stopped) ticket.settle(false);
+      else if (error !== undefined) failed(error);
+      else ready(value as T);
+      this.pump();
+    };
+    this.packed = this.packed.then(run).catch((err) => logger.error(`export queue: ${String(err)}`));
   }
 
   /** Resolves when nothing is buffered or in flight. */
@@ -153,7 +214,7 @@ export class DeliveryQueue {
     if (this.waitTimer) clearTimeout(this.waitTimer);
     this.waitTimer = undefined;
     const left = this.queue.splice(0);
-    const unsent = left.reduce((n, b) => n + b.spans.length, 0);
+    const unsent = left.reduce((n, b) => n + b.spans, 0) + this.preparingSpans;
     const unconfirmed = this.inFlightSpans;
     this.bytes = 0;
     this.spans = 0;
@@ -166,14 +227,14 @@ export class DeliveryQueue {
   }
 
   private isIdle(): boolean {
-    return this.queue.length === 0 && this.active === 0;
+    return this.queue.length === 0 && this.active === 0 && this.preparing === 0;
   }
 
   private push(batch: Batch, front: boolean): void {
     if (front) this.queue.unshift(batch);
     else this.queue.push(batch);
     this.bytes += batch.body.byteLength;
-    this.spans += batch.spans.length;
+    this.spans += batch.spans;
   }
 
   private pump(): void {
@@ -182,9 +243,9 @@ export class DeliveryQueue {
       if (this.outage.active && this.failures > 0 && this.active > 0) break;
       const batch = this.queue.shift()!;
       this.bytes -= batch.body.byteLength;
-      this.spans -= batch.spans.length;
+      this.spans -= batch.spans;
       this.active++;
-      this.inFlightSpans += batch.spans.length;
+      this.inFlightSpans += batch.spans;
       void this.run(batch);
     }
     if (this.isIdle()) this.notifyIdle();
@@ -193,12 +254,12 @@ export class DeliveryQueue {
   private async run(batch: Batch): Promise<void> {
     let outcome: SendOutcome;
     try {
-      outcome = await this.transport.send(batch.body, batch.spans.length);
+      outcome = await this.transport.send(batch.body, batch.spans);
     } catch (err) {
       outcome = { kind: 'retry', reason: (err as Error)?.message ?? String(err) };
     }
     this.active--;
-    this.inFlightSpans -= batch.spans.length;
+    this.inFlightSpans -= batch.spans;
     if (this.stopped) {
       batch.ticket.settle(outcome.kind === 'delivered'); // abandon() already reported it
       return;
@@ -213,10 +274,11 @@ export class DeliveryQueue {
       case 'delivered':
         this.failures = 0;
         batch.ticket.settle(true);
-        this.outage.delivered(batch.spans.length, this.queue.length === 0 && this.active === 0);
+        // Batches still being packed are new ones, not the outage's: they do not keep it open.
+        this.outage.delivered(batch.spans, this.queue.length === 0 && this.active === 0);
         return;
       case 'too-large':
-        if (batch.spans.length > 1) {
+        if (batch.spans > 1) {
           this.splitAndRequeue(batch);
           return;
         }
@@ -224,14 +286,14 @@ export class DeliveryQueue {
         batch.ticket.settle(false, outcome.reason);
         return;
       case 'refused':
-        this.outage.lost(batch.spans.length, `the server refused them (${outcome.reason})`);
+        this.outage.lost(batch.spans, `the server refused them (${outcome.reason})`);
         batch.ticket.settle(false, outcome.reason);
         return;
       case 'retry': {
         this.outage.failed(outcome.reason, this.limits.retryBudgetMs);
         batch.failedSince ??= now;
         if (now - batch.failedSince >= this.limits.retryBudgetMs) {
-          this.outage.lost(batch.spans.length, `retried for ${Math.round(this.limits.retryBudgetMs / 1000)} s (${outcome.reason})`);
+          this.outage.lost(batch.spans, `retried for ${Math.round(this.limits.retryBudgetMs / 1000)} s (${outcome.reason})`);
           batch.ticket.settle(false, outcome.reason);
           return;
         }
@@ -246,21 +308,25 @@ export class DeliveryQueue {
   }
 
   private splitAndRequeue(batch: Batch): void {
-    const half = Math.ceil(batch.spans.length / 2);
-    const parts = [batch.spans.slice(0, half), batch.spans.slice(half)];
-    batch.ticket.split();
-    // Second half first: unshift puts the first half in front of it.
-    for (const spans of parts.reverse()) {
-      let body: Uint8Array;
-      try {
-        body = this.transport.encode(spans);
-      } catch {
-        this.outage.lost(spans.length, 'they could not be serialised');
-        batch.ticket.settle(false);
-        continue;
-      }
-      this.push({ spans, body, ticket: batch.ticket, failedSince: batch.failedSince }, true);
-    }
+    const { ticket, failedSince } = batch;
+    this.prepare(
+      { spans: batch.spans, bytes: batch.body.byteLength, ticket },
+      () => this.transport.split(batch.body),
+      (parts) => {
+        if (parts.length < 2) {
+          this.outage.lost(batch.spans, 'the server refused them as too large and they could not be split');
+          ticket.settle(false);
+          return;
+        }
+        ticket.split();
+        // Second half first: unshift puts the first half in front of it.
+        for (const part of [...parts].reverse()) this.push({ spans: part.spans, body: part.body, ticket, failedSince }, true);
+      },
+      (reason) => {
+        this.outage.lost(batch.spans, `they could not be split (${reason})`);
+        ticket.settle(false);
+      },
+    );
   }
 
   private wait(ms: number): void {

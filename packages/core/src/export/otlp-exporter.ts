@@ -6,11 +6,12 @@ import { logger } from '../logger.js';
 import { INSPECT_CUSTOM, inspectSummary, maskSecret } from '../secret-inspect.js';
 import { isRetryableStatus, parseRetryAfter } from '../retry.js';
 import { SDK_VERSION } from '../version.js';
-import { gzip, type Compression } from './compression.js';
+import { gunzip, gzip, type Compression } from './compression.js';
 import { DEFAULT_DELIVERY_LIMITS, DeliveryQueue, type DeliveryLimits, type DeliveryTransport, type SendOutcome } from './delivery-queue.js';
 import { mergeHeaders } from './headers.js';
 import { httpPost, networkReason, type Post, type PostResult } from './http-post.js';
 import { encodeTraceExportRequest } from './otlp-proto-encoder.js';
+import { splitTraceExportRequest } from './protobuf/split-request.js';
 
 /** Settings of the OTLP/HTTP exporter that sends spans to an obs server. */
 export interface ObsOtlpExporterOptions {
@@ -42,7 +43,8 @@ export const TRACES_PATH = '/api/public/otel/v1/traces';
  * the request path (by `encodeTraceExportRequest`). The transport (`httpPost`: `node:http` with
  * keep-alive on Node.js, `fetch` elsewhere) only carries bytes; this class owns the OTLP side:
  * headers, compression, what an answer means (delivered, retry, too large, refused).
- * Batches wait in a bounded `DeliveryQueue` that retries them through outages.
+ * Batches are encoded and compressed once, then wait as bytes (no span objects) in a bounded
+ * `DeliveryQueue` that retries them through outages and splits one the server finds too large.
  * Its own requests never create spans (tracing is suppressed while it sends).
  */
 export class ObsOtlpExporter implements SpanExporter {
@@ -68,8 +70,16 @@ export class ObsOtlpExporter implements SpanExporter {
       options.additionalHeaders,
     );
     this.post = httpPost(this.url, this.#headers, options.useFetch);
+    const gzipped = options.compression === 'gzip';
+    // Compressed once, before the batch is buffered: retries resend the same bytes.
+    const pack = (encoded: Uint8Array) => (gzipped ? offTrace(() => gzip(encoded)) : Promise.resolve(encoded));
     const transport: DeliveryTransport = {
       encode: encodeTraceExportRequest,
+      pack,
+      split: async (body) => {
+        const parts = splitTraceExportRequest(gzipped ? await offTrace(() => gunzip(body)) : body);
+        return Promise.all(parts.map(async (p) => ({ spans: p.spans, body: await pack(p.body) })));
+      },
       send: (body, count) => this.attempt(body, count),
       abortAll: () => {
         this.abort.abort(new Error('shutdown ran out of time'));
@@ -136,15 +146,11 @@ export class ObsOtlpExporter implements SpanExporter {
     await deliverWithin(this.queue, timeoutMs);
   }
 
-  /** One POST of an encoded batch, classified for the delivery queue. */
-  private async attempt(serialised: Uint8Array, count: number): Promise<SendOutcome> {
+  /** One POST of a batch's body (compressed already), classified for the delivery queue. */
+  private async attempt(body: Uint8Array, count: number): Promise<SendOutcome> {
     let res: PostResult;
     try {
-      // Suppressed: HTTP instrumentations must not trace the export's own requests.
-      res = await context.with(suppressTracing(ROOT_CONTEXT), async () => {
-        const body = this.#options.compression === 'gzip' ? await gzip(serialised) : serialised;
-        return this.post(body, this.#options.timeoutMs ?? 10_000, this.abort.signal);
-      });
+      res = await offTrace(() => this.post(body, this.#options.timeoutMs ?? 10_000, this.abort.signal));
     } catch (err) {
       const reason = networkReason(err);
       logExportAnswer(count, reason);
@@ -169,6 +175,11 @@ export class ObsOtlpExporter implements SpanExporter {
  */
 export function logExportAnswer(spanCount: number, answer: string): void {
   logger.debug(`exported ${spanCount} spans: ${answer}`);
+}
+
+/** Runs `fn` with tracing suppressed: instrumentations of HTTP or zlib must not trace the export's own work. */
+function offTrace<T>(fn: () => Promise<T>): Promise<T> {
+  return context.with(suppressTracing(ROOT_CONTEXT), fn);
 }
 
 /** Waits for the queue to drain, or abandons what is left after `timeoutMs`. */

@@ -52,7 +52,7 @@ export interface ObsSpanProcessorOptions extends ObsConnectionOptions {
    * spans are dropped and counted; default 60, so outages up to ~30 s lose nothing.
    */
   retryBudget?: number;
-  /** Most encoded bytes held for retry; past it new batches are dropped and counted. Default 64 MiB. */
+  /** Most bytes of request bodies (compressed as sent) held for retry; past it new batches are dropped and counted. Default 64 MiB. */
   maxBufferBytes?: number;
   /** Export requests in flight at once; default 4 (one probe at a time during an outage). */
   maxConcurrentExports?: number;

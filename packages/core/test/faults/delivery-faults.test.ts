@@ -4,6 +4,9 @@
  * hangs, refused keys. Counts of spans and scores arrived by id, log lines, RSS growth.
  */
 import { startObsServer, type ObsServer } from '@obs/local-server';
+import { randomBytes } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ObsClient, startObservation } from '../../src/index.js';
 import { TRACES_PATH, TRUNCATION_MARKER } from '../../src/kit.js';
@@ -116,6 +119,8 @@ describe('a long outage (503 and 429 for OBS_FAULT_OUTAGE_SECONDS, default 30) a
 
 describe('one oversized value against a 4 MB request limit', () => {
   const big = 'A'.repeat(6 * 1024 * 1024);
+  /** 6 MB of base64 noise: still about 4.5 MB gzipped, over the limit. */
+  const noise = randomBytes(4.5 * 1024 * 1024).toString('base64');
 
   it('default cap: the 6 MB input is cut at 1,000,000 characters with the marker and its batch arrives whole', async () => {
     const { server, tracing } = await setUp({ compression: 'none', flushInterval: 60 }, { maxBodyBytes: 4 * 1024 * 1024 });
@@ -128,22 +133,26 @@ describe('one oversized value against a 4 MB request limit', () => {
     expect(input).toBe(`${'A'.repeat(1_000_000)}${TRUNCATION_MARKER}${6 * 1024 * 1024 - 1_000_000} more characters]`);
   });
 
-  it('a batch refused with 413 is split and resent: only the span too large alone is dropped, counted in one line', async () => {
-    const { server, tracing, logs } = await setUp(
-      { compression: 'none', flushInterval: 60, maxValueChars: 10_000_000 },
-      { maxBodyBytes: 4 * 1024 * 1024 },
-    );
-    for (let i = 0; i < 99; i++) startObservation(`load-${i}`).end();
-    startObservation('load-99', { input: big }).end();
-    await tracing.flush();
-    const arrived = spanArrivals(server, 100);
-    expect(arrived).toEqual({ unique: 99, total: 99, missing: 1, duplicates: 0 });
-    expect(server.spansByName('load-99')).toHaveLength(0);
-    expect(server.requests.filter((r) => r.status === 413).length).toBeGreaterThan(1);
-    expect(lines(logs, /./, 'error')).toEqual([
-      expect.stringMatching(/^dropped 1 spans: the server refused a span as too large even alone \(HTTP 413/),
-    ]);
-  });
+  // Gzipped, the queue holds only the compressed body: it is unzipped and split without the spans.
+  it.each(['none', 'gzip'] as const)(
+    'a batch refused with 413 is split and resent (compression %s): only the span too large alone is dropped, counted in one line',
+    async (compression) => {
+      const { server, tracing, logs } = await setUp(
+        { compression, flushInterval: 60, maxValueChars: 10_000_000 },
+        { maxBodyBytes: 4 * 1024 * 1024 },
+      );
+      for (let i = 0; i < 99; i++) startObservation(`load-${i}`).end();
+      startObservation('load-99', { input: compression === 'gzip' ? noise : big }).end();
+      await tracing.flush();
+      const arrived = spanArrivals(server, 100);
+      expect(arrived).toEqual({ unique: 99, total: 99, missing: 1, duplicates: 0 });
+      expect(server.spansByName('load-99')).toHaveLength(0);
+      expect(server.requests.filter((r) => r.status === 413).length).toBeGreaterThan(1);
+      expect(lines(logs, /./, 'error')).toEqual([
+        expect.stringMatching(/^dropped 1 spans: the server refused a span as too large even alone \(HTTP 413/),
+      ]);
+    },
+  );
 });
 
 describe('shutdown', () => {
@@ -198,3 +207,44 @@ describe('hangs, keys and the debug line', () => {
     expect(exported.filter((l) => l === 'exported 10 spans: HTTP 503')).toHaveLength(1);
   });
 });
+
+describe('what an outage holds', () => {
+  it('request bodies, not spans: spans handed to the exporter during a 503 outage are collectable, and all arrive once it ends', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { server, tracing } = await setUp({ flushAt: 100, flushInterval: 60 });
+    server.injectFault({ path: TRACES_PATH, status: 503, durationMs: 60_000 });
+    const refs = endSpans(300);
+    // Three full batches went to the exporter; each failed its first attempt and waits for a retry.
+    await until(() => server.requests.filter((r) => r.status === 503).length >= 1);
+    expect(server.spans()).toHaveLength(0);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setImmediate(r));
+      gc();
+    }
+    expect(refs.filter((r) => r.deref() !== undefined)).toHaveLength(0);
+    server.clearFaults();
+    await tracing.flush();
+    expect(spanArrivals(server, 300)).toEqual({ unique: 300, total: 300, missing: 0, duplicates: 0 });
+  });
+});
+
+/** Ends `count` observations; only weak references to their spans come back. */
+function endSpans(count: number): WeakRef<object>[] {
+  // Its own function: a suspended async test keeps its last loop value alive in its frame.
+  const refs: WeakRef<object>[] = [];
+  for (let i = 0; i < count; i++) {
+    const observation = startObservation(`load-${i}`, { input: `question ${i} ${'x'.repeat(1000)}` });
+    refs.push(new WeakRef(observation.otelSpan));
+    observation.end();
+  }
+  return refs;
+}
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
