@@ -4,6 +4,8 @@
 //   interceptor    plain + a global no-op interceptor (what Nest's interceptor machinery costs by itself)
 //   obs            + ObsModule.forRoot() (root observation with input/output) and one @Observe child span
 //   obs-nocapture  same, with captureInput/captureOutput false
+//   obs-noobserve  obs without the @Observe child span (what the request observation costs alone)
+//   obs-noexport   obs with an exporter that drops the spans (export's share)
 import 'reflect-metadata';
 import { Body, Controller, Injectable, Module, Param, Post } from '@nestjs/common';
 import { APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
@@ -23,7 +25,7 @@ class ChatService {
     return `echo ${id}: ${message}`;
   }
 }
-if (obsNest) decorateMethod(ChatService, 'reply', [obsNest.Observe()]);
+if (obsNest && variant !== 'obs-noobserve') decorateMethod(ChatService, 'reply', [obsNest.Observe()]);
 Reflect.decorate([Injectable()], ChatService);
 
 class ChatController {
@@ -47,10 +49,15 @@ class NoopInterceptor {
 }
 Reflect.decorate([Injectable()], NoopInterceptor);
 
+/** ObsModule options of each obs variant. */
+function variantOptions() {
+  if (variant === 'obs-nocapture') return { captureInput: false, captureOutput: false };
+  if (variant === 'obs-noexport') return { obs: { exporter: { export: (spans, done) => done({ code: 0 }), shutdown: async () => {} } } };
+  return {};
+}
+
 class AppModule {}
-const imports = obsNest
-  ? [obsNest.ObsModule.forRoot(variant === 'obs-nocapture' ? { captureInput: false, captureOutput: false } : {})]
-  : [];
+const imports = obsNest ? [obsNest.ObsModule.forRoot(variantOptions())] : [];
 const providers = [ChatService];
 if (variant === 'interceptor') providers.push({ provide: APP_INTERCEPTOR, useClass: NoopInterceptor });
 Reflect.decorate([Module({ imports, controllers: [ChatController], providers })], AppModule);
