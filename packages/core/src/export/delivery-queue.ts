@@ -38,7 +38,7 @@ export interface DeliveryLimits {
   maxBackoffMs: number;
 }
 
-/** Defaults: ~64 MB of encoded spans, 4 requests in flight, a minute of retries. */
+/** Defaults: ~64 MB of request bodies, 4 requests in flight, a minute of retries. */
 export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = {
   maxBufferBytes: 64 * 1024 * 1024,
   maxBufferSpans: 200_000,
@@ -98,8 +98,12 @@ export class DeliveryQueue {
   private preparing = 0;
   private preparingSpans = 0;
   private preparingBytes = 0;
-  /** Packing is chained so batches enter the queue in the order they were handed over. */
-  private packed: Promise<unknown> = Promise.resolve();
+  /**
+   * Preparations run one at a time: batches enter the queue in the order they were handed over,
+   * and a burst (a flush at shutdown) takes one thread of libuv's pool for gzip, not all of it
+   * (the app's file, DNS and crypto work shares that pool).
+   */
+  private preparations: Promise<unknown> = Promise.resolve();
   /** Spans in requests awaiting an answer. */
   private inFlightSpans = 0;
   /** Consecutive failed attempts: the backoff exponent. */
@@ -151,10 +155,9 @@ export class DeliveryQueue {
       return;
     }
     const ticket = new Ticket(1, done);
-    const encoded = body;
     this.prepare(
-      { spans: count, bytes: encoded.byteLength, ticket },
-      () => this.transport.pack(encoded),
+      { spans: count, bytes: body.byteLength, ticket },
+      () => this.transport.pack(body),
       (packed) => this.push({ spans: count, body: packed, ticket }, false),
       (reason) => {
         this.outage.lost(count, `they could not be compressed (${reason})`);
@@ -194,7 +197,7 @@ export class DeliveryQueue {
       else ready(value as T);
       this.pump();
     };
-    this.packed = this.packed.then(run).catch((err) => logger.error(`export queue: ${String(err)}`));
+    this.preparations = this.preparations.then(run).catch((err) => logger.error(`export queue: ${String(err)}`));
   }
 
   /** Resolves when nothing is buffered or in flight. */

@@ -1,0 +1,101 @@
+/**
+ * The retry buffer's preparation step (compressing a batch before it is buffered): one batch at a
+ * time, in the order handed over, counted as buffered meanwhile. A transport whose compression
+ * takes longer for the first batch than for the second stands in for the thread pool (a large
+ * batch gzipped there, a small one synchronously); what goes over the wire is covered by the
+ * exporter's tests against the local server (delivery.test.ts, faults/).
+ */
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DELIVERY_LIMITS, DeliveryQueue, type DeliveryTransport } from '../../src/export/delivery-queue.js';
+import { captureLogs, restoreLogger } from '../support/server.js';
+
+const spans = (n: number) => Array.from({ length: n }, () => ({}) as ReadableSpan);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function transport(packMs: (size: number) => number) {
+  const sent: number[] = [];
+  let packing = 0;
+  let mostPacking = 0;
+  const t: DeliveryTransport = {
+    encode: (s) => new Uint8Array(s.length),
+    async pack(encoded) {
+      mostPacking = Math.max(mostPacking, ++packing);
+      await sleep(packMs(encoded.length));
+      packing--;
+      return encoded.subarray(0, 1);
+    },
+    split: async () => [],
+    async send(_body, count) {
+      sent.push(count);
+      return { kind: 'delivered' };
+    },
+    abortAll() {},
+  };
+  return { t, sent, mostPacking: () => mostPacking };
+}
+
+describe('DeliveryQueue preparation', () => {
+  it('packs one batch at a time and sends batches in the order they came, even when a later one packs faster', async () => {
+    // The 100-span batch packs slowly, the others at once.
+    const { t, sent, mostPacking } = transport((size) => (size === 100 ? 40 : 0));
+    const queue = new DeliveryQueue(t, 'test');
+    const answered: number[] = [];
+    for (const n of [100, 1, 2]) queue.enqueue(spans(n), () => answered.push(n));
+    // Until packed, the spans count as buffered, so a flush waits for them.
+    let idle = false;
+    void queue.whenIdle().then(() => (idle = true));
+    await sleep(10);
+    expect(idle).toBe(false);
+    expect(sent).toEqual([]);
+    await queue.whenIdle();
+    expect(sent).toEqual([100, 1, 2]);
+    expect(answered).toEqual([100, 1, 2]);
+    expect(mostPacking()).toBe(1);
+  });
+
+  it('a batch whose compression fails is counted as lost, and the next ones still go', async () => {
+    const { t, sent } = transport(() => 0);
+    const pack = t.pack;
+    t.pack = async (encoded) => {
+      if (encoded.length === 3) throw new Error('zlib broke');
+      return pack(encoded);
+    };
+    const logs = captureLogs();
+    try {
+      const queue = new DeliveryQueue(t, 'test');
+      const answers: [number, boolean][] = [];
+      for (const n of [3, 4]) queue.enqueue(spans(n), (ok) => answers.push([n, ok]));
+      await queue.whenIdle();
+      expect(sent).toEqual([4]);
+      expect(answers).toEqual([
+        [3, false],
+        [4, true],
+      ]);
+      expect(logs.filter((l) => l.level !== 'debug').map((l) => l.message)).toEqual([
+        expect.stringMatching(/dropped 3 spans: they could not be compressed \(zlib broke\)/),
+      ]);
+    } finally {
+      restoreLogger();
+    }
+  });
+
+  it('batches still being packed count against the buffer bound: past it a new batch is dropped with one line', async () => {
+    const { t, sent } = transport(() => 20);
+    const logs = captureLogs();
+    try {
+      // Encoded size = span count here, so 250 bytes hold two batches of 100.
+      const queue = new DeliveryQueue(t, 'test', { ...DEFAULT_DELIVERY_LIMITS, maxBufferBytes: 250 });
+      const answers: boolean[] = [];
+      for (let i = 0; i < 3; i++) queue.enqueue(spans(100), (ok) => answers.push(ok));
+      await queue.whenIdle();
+      expect(sent).toEqual([100, 100]);
+      expect(answers.sort()).toEqual([false, true, true]);
+      expect(logs.filter((l) => l.level !== 'debug').map((l) => l.message)).toEqual([
+        expect.stringMatching(/dropped 100 spans: the export buffer is full \(200 spans, 200 bytes waiting/),
+      ]);
+    } finally {
+      restoreLogger();
+    }
+  });
+});
