@@ -44,15 +44,17 @@ for (let p = 0; p < Number(processes); p++) {
   }
 }
 const spans = (await ask(obsServer, 'stats', 'spans')).spans - spans0;
+/** `+1.5` / `-0.7`: a difference with its sign. */
+const signed = (x) => `${x < 0 ? '' : '+'}${x.toFixed(1)}`;
 const sets = Number(processes) > 1 ? `, ${processes} processes per variant` : '';
 console.log(`Node ${process.version}, ${amount} injected requests x ${reps} rounds${sets}; CPU µs per request (the app process)`);
 for (const v of names) {
   // Paired with plain's round in the same process set.
   const above = cpu[v].map((rounds, p) => rounds.map((x, i) => x - cpu.plain[p][i]));
   const all = above.flat();
-  const perProcess = above.map((xs) => `+${median(xs).toFixed(1)}`).join(', ');
+  const perProcess = above.map((xs) => signed(median(xs))).join(', ');
   console.log(
-    `${v.padEnd(14)} ${median(cpu[v].flat()).toFixed(1)} µs CPU/req (+${median(all).toFixed(1)} median above plain; ` +
+    `${v.padEnd(14)} ${median(cpu[v].flat()).toFixed(1)} µs CPU/req (${signed(median(all))} median above plain; ` +
       (Number(processes) > 1 ? `by process ${perProcess}; ` : '') +
       `rounds ${all.map((x) => x.toFixed(0)).join(', ')})`,
   );
