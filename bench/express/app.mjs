@@ -10,6 +10,8 @@
 //   otel-root      one bare OpenTelemetry SDK root span per request (NodeTracerProvider), active during
 //                  the handlers, and the child span, both exported by core's processor and exporter;
 //                  no request observation
+//   otel-noio      the same two spans as bare OpenTelemetry SDK spans with no span processor (no
+//                  export, no obs code): what item 1 of issue 16 names "a bare SDK span pair without IO"
 //   light-root     the same two spans from obs's own tracer provider (what initObs() registers when no
 //                  other provider is): the floor of obs's spans, processor and export, no request observation
 //   light-noexport light-root with an exporter that drops the spans: the floor without export
@@ -92,6 +94,18 @@ if (variant === 'otel-root') {
     const span = t.startSpan(`POST ${req.path}`);
     res.once('close', () => span.end());
     context.with(obsKit.contextWithAttributes(api.setSpan(context.active(), span), {}, { setOnActiveSpan: false }), next);
+  });
+}
+if (variant === 'otel-noio') {
+  const { context, trace: api } = await import('@opentelemetry/api');
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node');
+  const provider = new NodeTracerProvider();
+  provider.register();
+  const t = api.getTracer('bench');
+  app.use((req, res, next) => {
+    const span = t.startSpan(`POST ${req.path}`);
+    res.once('close', () => span.end());
+    context.with(api.setSpan(context.active(), span), next);
   });
 }
 if (variant === 'light-root' || variant === 'light-noexport') {

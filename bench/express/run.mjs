@@ -29,6 +29,8 @@ const LABELS = {
   otel: 'OpenTelemetry instrumentation-http + -express, BatchSpanProcessor, OTLP protobuf gzip',
   'otel-root':
     "one bare OpenTelemetry SDK root span per request, active in the handlers, + the child span, both exported by core's processor; no obs request code (no input, output, naming, identify)",
+  'otel-noio':
+    'the same two spans as bare OpenTelemetry SDK spans with no span processor: no export, no obs code (issue 16\'s "bare SDK span pair without IO")',
   als: '`AsyncLocalStorage.run()` per request and nothing else: the floor of any tracer that follows a request across `await`',
 };
 // `<variant>+acf`: the same app on Node.js's AsyncContextFrame (`--experimental-async-context-frame`
