@@ -22,6 +22,7 @@
 // Every variant runs the same handler: POST /chat/:id with express.json(), one child span, { answer }.
 import { createRequire } from 'node:module';
 import { trace } from '@opentelemetry/api';
+import { dropAll } from '../lib/drop-exporter.mjs';
 import { injectChat } from '../lib/inject-chat.mjs';
 
 const require = createRequire(import.meta.url);
@@ -61,7 +62,6 @@ const app = express();
 if (variant === 'obs') app.use(obsExpress.obsMiddleware());
 if (variant === 'obs-identify') app.use(obsExpress.obsMiddleware({ identify: () => ({ userId: 'user-1', sessionId: 'session-1' }) }));
 // Everything obsMiddleware() does, with spans handed to an exporter that drops them: what export costs.
-const dropAll = { export: (spans, done) => done({ code: 0 }), shutdown: async () => {} };
 if (variant === 'obs-noexport') app.use(obsExpress.obsMiddleware({ obs: { exporter: dropAll } }));
 if (variant === 'obs-nocapture') app.use(obsExpress.obsMiddleware({ captureInput: false, captureOutput: false }));
 if (variant === 'core-floor') {

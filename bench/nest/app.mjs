@@ -9,6 +9,7 @@
 import 'reflect-metadata';
 import { Body, Controller, Injectable, Module, Param, Post } from '@nestjs/common';
 import { APP_INTERCEPTOR, NestFactory } from '@nestjs/core';
+import { dropAll } from '../lib/drop-exporter.mjs';
 import { injectChat } from '../lib/inject-chat.mjs';
 
 const variant = process.argv[2] ?? 'plain';
@@ -52,7 +53,7 @@ Reflect.decorate([Injectable()], NoopInterceptor);
 /** ObsModule options of each obs variant. */
 function variantOptions() {
   if (variant === 'obs-nocapture') return { captureInput: false, captureOutput: false };
-  if (variant === 'obs-noexport') return { obs: { exporter: { export: (spans, done) => done({ code: 0 }), shutdown: async () => {} } } };
+  if (variant === 'obs-noexport') return { obs: { exporter: dropAll } };
   return {};
 }
 
