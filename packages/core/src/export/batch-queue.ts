@@ -1,12 +1,18 @@
 /**
  * Ended spans waiting for export: batches of `flushAt`, a partial batch after `flushInterval`,
- * each span at once in `immediate` mode, bounded by `maxQueueSize`. Serialising happens in a
- * drain scheduled after the user's `span.end()`, never inside it.
+ * each span at once in `immediate` mode, bounded by `maxQueueSize`. Serialising happens after the
+ * user's `span.end()`, never inside it: with obs's own exporter each span is encoded in the next
+ * turn of the event loop, into the bytes of its batch (so no span object outlives its request by
+ * a whole batch, and its fields are read while still in the CPU's caches); a span whose request
+ * still waits for its `identify` stays an object until that settles. Another exporter gets span
+ * objects in batches, as OpenTelemetry's `BatchSpanProcessor` hands them over.
  */
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { logger } from '../logger.js';
 import { shapeForExport } from './foreign-spans.js';
-import { applyRequestIdentity } from './late-identity.js';
+import { applyRequestIdentity, identityPending } from './late-identity.js';
+import { ObsOtlpExporter } from './otlp-exporter.js';
+import { EncodedSpanBatch } from './otlp-proto-encoder.js';
 
 export interface BatchQueueOptions {
   immediate: boolean;
@@ -16,33 +22,40 @@ export interface BatchQueueOptions {
 }
 
 export class BatchQueue {
-  private queue: ReadableSpan[] = [];
+  /** Ended spans not encoded or handed over yet. */
+  private spans: ReadableSpan[] = [];
+  /** obs's own exporter, which takes batches encoded span by span. */
+  private readonly encoder?: ObsOtlpExporter;
+  /** The batch being encoded (with `encoder`). */
+  private batch = new EncodedSpanBatch();
   private readonly pending = new Set<Promise<void>>();
   private timer?: ReturnType<typeof setTimeout>;
   private droppedLogged = false;
-  private drainScheduled = false;
+  private turnScheduled = false;
 
   constructor(
     private readonly exporter: SpanExporter,
     readonly options: BatchQueueOptions,
-  ) {}
+  ) {
+    if (exporter instanceof ObsOtlpExporter) this.encoder = exporter;
+  }
 
-  /** Spans waiting for the next drain. */
+  /** Spans waiting for export (as objects or encoded). */
   get length(): number {
-    return this.queue.length;
+    return this.spans.length + this.batch.count;
   }
 
   /** Whether there is room for one more span (logs once per drain when there is not). */
   hasRoom(): boolean {
-    if (this.queue.length < this.options.maxQueueSize) return true;
+    if (this.length < this.options.maxQueueSize) return true;
     if (!this.droppedLogged) logger.error(`span queue full (${this.options.maxQueueSize}); dropping spans until the server catches up`);
     this.droppedLogged = true;
     return false;
   }
 
   push(span: ReadableSpan): void {
-    this.queue.push(span);
-    if (this.options.immediate || this.queue.length >= this.options.flushAt) this.scheduleDrain();
+    this.spans.push(span);
+    if (this.encoder || this.options.immediate || this.spans.length >= this.options.flushAt) this.scheduleTurn();
     else this.timer ??= this.startTimer();
   }
 
@@ -52,19 +65,95 @@ export class BatchQueue {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  /** Hands every waiting span to the exporter now. */
+  /** Hands every waiting span to the exporter now (identities still pending are not waited for). */
   drain(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.options.flushAt);
-      // Spans that ended while the request's async identify was pending get it now.
-      for (const span of batch) applyRequestIdentity(span);
-      this.exportBatch(batch);
+    this.stopTimer();
+    if (this.encoder) {
+      this.encodeEnded(true);
+      this.handOverEncoded();
+    } else {
+      while (this.spans.length > 0) {
+        const batch = this.spans.splice(0, this.options.flushAt);
+        // Spans that ended while the request's async identify was pending get it now.
+        for (const span of batch) applyRequestIdentity(span);
+        this.exportBatch(batch);
+      }
     }
     this.droppedLogged = false;
+  }
+
+  /** The turn after spans ended: encodes them (with `encoder`) or drains a full batch. */
+  private turn(): void {
+    if (!this.encoder) {
+      this.drain();
+      return;
+    }
+    this.encodeEnded(this.options.immediate);
+    if (this.options.immediate) this.handOverEncoded();
+    else if (this.length > 0) this.timer ??= this.startTimer();
+  }
+
+  /**
+   * Encodes the ended spans into the batch, handing over each full one; spans whose request
+   * identity is pending wait, unless `all`.
+   */
+  private encodeEnded(all: boolean): void {
+    const spans = this.spans;
+    if (spans.length === 0) return;
+    this.spans = [];
+    let waiting: ReadableSpan[] | undefined;
+    for (let i = 0; i < spans.length; i++) {
+      const span = spans[i]!;
+      if (!all && identityPending(span)) {
+        (waiting ??= []).push(span);
+        continue;
+      }
+      applyRequestIdentity(span);
+      try {
+        this.batch.add(shapeForExport(span));
+      } catch (err) {
+        logger.error(`span "${span.name}" could not be serialised and is dropped: ${String(err)}`);
+      }
+      if (this.batch.count >= this.options.flushAt) this.handOverEncoded();
+    }
+    if (waiting) this.spans = waiting.concat(this.spans);
+  }
+
+  private handOverEncoded(): void {
+    const batch = this.batch;
+    if (batch.count === 0) return;
+    this.batch = new EncodedSpanBatch();
+    if (this.spans.length === 0) this.stopTimer();
+    const settle = this.track();
+    try {
+      // Failures are reported by the exporter (one line per outage).
+      this.encoder!.exportEncoded(batch, settle);
+    } catch (err) {
+      logger.error(`exporter threw: ${String(err)}`);
+      settle();
+    }
+  }
+
+  private exportBatch(spans: ReadableSpan[]): void {
+    const settle = this.track();
+    try {
+      // Failures are reported by the exporter (ObsOtlpExporter: one line per outage).
+      this.exporter.export(spans.map(shapeForExport), () => settle());
+    } catch (err) {
+      logger.error(`exporter threw: ${String(err)}`);
+      settle();
+    }
+  }
+
+  /** A promise `flush` waits for, and the function that settles it. */
+  private track(): () => void {
+    // No closure here may see the spans: the callback lives until the batch is delivered, and an
+    // exporter that holds encoded bytes lets the span objects go before that (during an outage).
+    let settle!: () => void;
+    const p = new Promise<void>((resolve) => (settle = resolve));
+    this.pending.add(p);
+    void p.then(() => this.pending.delete(p));
+    return settle;
   }
 
   private startTimer(): ReturnType<typeof setTimeout> {
@@ -77,30 +166,21 @@ export class BatchQueue {
     return t;
   }
 
-  private scheduleDrain(): void {
-    if (this.drainScheduled) return;
-    this.drainScheduled = true;
+  private stopTimer(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private scheduleTurn(): void {
+    if (this.turnScheduled) return;
+    this.turnScheduled = true;
     const run = () => {
-      this.drainScheduled = false;
-      this.drain();
+      this.turnScheduled = false;
+      this.turn();
     };
     if (typeof setImmediate === 'function') setImmediate(run);
     else setTimeout(run, 0);
-  }
-
-  private exportBatch(spans: ReadableSpan[]): void {
-    // No closure here may see `spans`: the callback lives until the batch is delivered, and an
-    // exporter that holds encoded bytes lets the span objects go before that (during an outage).
-    let settle!: () => void;
-    const p = new Promise<void>((resolve) => (settle = resolve));
-    this.pending.add(p);
-    void p.then(() => this.pending.delete(p));
-    try {
-      // Failures are reported by the exporter (ObsOtlpExporter: one line per outage).
-      this.exporter.export(spans.map(shapeForExport), () => settle());
-    } catch (err) {
-      logger.error(`exporter threw: ${String(err)}`);
-      settle();
-    }
   }
 }

@@ -129,20 +129,27 @@ export class DeliveryQueue {
 
   /** Buffers `spans`; `done(ok)` runs once they are delivered or lost. Never throws. */
   enqueue(spans: ReadableSpan[], done: (ok: boolean, reason?: string) => void): void {
+    this.enqueueRequest(spans.length, () => this.transport.encode(spans), done);
+  }
+
+  /**
+   * Buffers the request `encode` gives (`count` spans, already encoded one by one, see
+   * `EncodedSpanBatch`); `done(ok)` runs once they are delivered or lost. Never throws.
+   */
+  enqueueRequest(count: number, encode: () => Uint8Array, done: (ok: boolean, reason?: string) => void): void {
     if (this.stopped) {
-      this.outage.lost(spans.length, 'the exporter is shut down');
+      this.outage.lost(count, 'the exporter is shut down');
       done(false);
       return;
     }
     let body: Uint8Array;
     try {
-      body = this.transport.encode(spans);
+      body = encode();
     } catch (err) {
-      this.outage.lost(spans.length, `they could not be serialised (${(err as Error)?.message ?? String(err)})`);
+      this.outage.lost(count, `they could not be serialised (${(err as Error)?.message ?? String(err)})`);
       done(false);
       return;
     }
-    const count = spans.length;
     // Before packing, the encoded size stands in for the body's: an upper bound under gzip.
     const waiting = this.spans + this.preparingSpans;
     const bytes = this.bytes + this.preparingBytes;

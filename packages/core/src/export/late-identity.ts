@@ -17,6 +17,11 @@ export function rememberRequestBox(span: object, box: LateAttributes | undefined
   if (box) (span as Boxed)[REQUEST_BOX] = box;
 }
 
+/** Whether the span's request may still learn its identity (an `identify` not settled yet). */
+export function identityPending(span: ReadableSpan): boolean {
+  return (span as Boxed)[REQUEST_BOX]?.pending === true;
+}
+
 /** Merges the span's request identity into its attributes, if the request has one by now. */
 export function applyRequestIdentity(span: ReadableSpan): void {
   const late = (span as Boxed)[REQUEST_BOX]?.attributes;

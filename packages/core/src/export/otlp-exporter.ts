@@ -10,7 +10,7 @@ import { gunzip, gzip, type Compression } from './compression.js';
 import { DEFAULT_DELIVERY_LIMITS, DeliveryQueue, type DeliveryLimits, type DeliveryTransport, type SendOutcome } from './delivery-queue.js';
 import { mergeHeaders } from './headers.js';
 import { httpPost, networkReason, type Post, type PostResult } from './http-post.js';
-import { encodeTraceExportRequest } from './otlp-proto-encoder.js';
+import { encodeTraceExportRequest, type EncodedSpanBatch } from './otlp-proto-encoder.js';
 import { splitTraceExportRequest } from './protobuf/split-request.js';
 
 /** Settings of the OTLP/HTTP exporter that sends spans to an obs server. */
@@ -114,11 +114,23 @@ export class ObsOtlpExporter implements SpanExporter {
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
-    this.queue.enqueue(spans, (ok, reason) =>
-      resultCallback(
-        ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') },
-      ),
-    );
+    this.queue.enqueue(spans, answer(resultCallback));
+  }
+
+  /**
+   * Takes a batch encoded span by span as the spans ended (how `ObsSpanProcessor` hands over
+   * batches to this exporter, so that no span object waits for its batch); otherwise as `export`.
+   */
+  exportEncoded(batch: EncodedSpanBatch, resultCallback: (result: ExportResult) => void): void {
+    if (this.stopped) {
+      resultCallback({ code: ExportResultCode.FAILED, error: new Error('exporter is shut down') });
+      return;
+    }
+    if (batch.count === 0) {
+      resultCallback({ code: ExportResultCode.SUCCESS });
+      return;
+    }
+    this.queue.enqueueRequest(batch.count, () => batch.finish(), answer(resultCallback));
   }
 
   /** Buffers one batch and resolves once it is delivered or given up. */
@@ -175,6 +187,14 @@ export class ObsOtlpExporter implements SpanExporter {
  */
 export function logExportAnswer(spanCount: number, answer: string): void {
   logger.debug(`exported ${spanCount} spans: ${answer}`);
+}
+
+/** The delivery queue's verdict as an OpenTelemetry `ExportResult`. */
+function answer(resultCallback: (result: ExportResult) => void): (ok: boolean, reason?: string) => void {
+  return (ok, reason) =>
+    resultCallback(
+      ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') },
+    );
 }
 
 /** Runs `fn` with tracing suppressed: instrumentations of HTTP or zlib must not trace the export's own work. */

@@ -15,6 +15,7 @@ import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import {
   allocate,
   beginSizing,
+  endWrite,
   FIXED32,
   FIXED64,
   fieldSize,
@@ -22,6 +23,7 @@ import {
   finish,
   isInt64,
   LEN,
+  newBuffer,
   nextSize,
   push,
   pushChunk,
@@ -39,6 +41,7 @@ import {
   writeHex,
   writeEpochMs,
   writeHrTime,
+  writeInto,
   writeNextChunk,
   writeStr,
   writeVarint,
@@ -488,54 +491,150 @@ function scopeBytes(scope: Scope): Uint8Array {
 // ---------------------------------------------------------------------------------------------
 // The request.
 
-interface ScopeGroup {
+/** Capacity of a scope's first byte run; runs double as they fill. */
+const RUN_START_BYTES = 16 * 1024;
+
+/** The spans of one resource and scope, encoded back to back as `ScopeSpans.spans` fields. */
+interface ScopeRun {
   scope: Scope;
-  spans: ReadableSpan[];
   bytes: Uint8Array;
-  /** Length of the `ScopeSpans` message. */
+  /** Bytes of `bytes` in use. */
+  used: number;
+  /** Length of the `ScopeSpans` message (set by `finish`). */
   len: number;
+  head: Uint8Array;
 }
 
-interface ResourceGroup {
+interface ResourceRun {
   resource: Resource;
-  scopes: Map<object, ScopeGroup>;
-  bytes: Uint8Array;
-  /** Length of the `ResourceSpans` message. */
+  scopes: ScopeRun[];
+  byScope: Map<object, ScopeRun>;
+  /** Length of the `ResourceSpans` message (set by `finish`). */
   len: number;
+  head: Uint8Array;
 }
 
-/** Groups spans by resource, then scope, by identity and in order of first appearance (as the official one). */
-function group(spans: readonly ReadableSpan[]): ResourceGroup[] {
-  const groups: ResourceGroup[] = [];
-  const byResource = new Map<object, ResourceGroup>();
-  let lastResource: unknown;
-  let lastScope: unknown;
-  let lastSpans: ReadableSpan[] | undefined;
-  for (let i = 0; i < spans.length; i++) {
-    const span = spans[i]!;
-    const resource = span.resource;
-    const scope = span.instrumentationScope;
-    if (resource === lastResource && scope === lastScope) {
-      lastSpans!.push(span);
-      continue;
-    }
-    let rg = byResource.get(resource);
-    if (!rg) {
-      rg = { resource, scopes: new Map(), bytes: resourceBytes(resource), len: 0 };
-      byResource.set(resource, rg);
-      groups.push(rg);
-    }
-    let sg = rg.scopes.get(scope);
-    if (!sg) {
-      sg = { scope, spans: [], bytes: scopeBytes(scope), len: 0 };
-      rg.scopes.set(scope, sg);
-    }
-    sg.spans.push(span);
-    lastResource = resource;
-    lastScope = scope;
-    lastSpans = sg.spans;
+/**
+ * An OTLP/protobuf `ExportTraceServiceRequest` built span by span: `add` encodes a span at once
+ * into a byte run of its resource and scope (so no span object has to wait for its batch, and its
+ * fields are read while still in the CPU's caches), `finish` frames the runs into the request.
+ * Resources and scopes keep the order of their first span and spans their order within a scope:
+ * the bytes are those `encodeTraceExportRequest` (and the official serializer) gives for the
+ * same spans.
+ */
+export class EncodedSpanBatch {
+  /** Spans added. */
+  count = 0;
+  /** Bytes of the spans added (the request adds a few per resource and scope). */
+  bytes = 0;
+  private readonly resources: ResourceRun[] = [];
+  private readonly byResource = new Map<object, ResourceRun>();
+  private lastResource: unknown;
+  private lastScope: unknown;
+  private lastRun: ScopeRun | undefined;
+
+  /**
+   * Encodes one span into the batch.
+   *
+   * @throws Error on an internal inconsistency (never expected); the span is then not in the batch
+   */
+  add(span: ReadableSpan): void {
+    const run = this.runOf(span);
+    beginSizing();
+    const n = sizeSpan(span);
+    const end = run.used + n;
+    if (end > run.bytes.length) run.bytes = grown(run.bytes, run.used, end);
+    writeInto(run.bytes, run.used);
+    writeSpan(span);
+    endWrite(end);
+    run.used = end;
+    this.count++;
+    this.bytes += n;
   }
-  return groups;
+
+  /**
+   * The request: the runs, each behind its `ResourceSpans` and `ScopeSpans` heads.
+   *
+   * @returns the request body; on Node.js a `Buffer` of exactly its length
+   * @throws Error on an internal inconsistency (never expected)
+   */
+  finish(): Uint8Array {
+    // Resource and scope messages are read now (a resource still settling its attributes when
+    // the first span was added has them by now), each its own encoding: before the size pass.
+    for (const rg of this.resources) {
+      rg.head = resourceBytes(rg.resource);
+      for (const sg of rg.scopes) sg.head = scopeBytes(sg.scope);
+    }
+    // Size pass.
+    beginSizing();
+    let total = 0;
+    for (const rg of this.resources) {
+      let rlen = fieldSize(rg.head.length);
+      for (const sg of rg.scopes) {
+        let slen = fieldSize(sg.head.length) + sg.used;
+        const schemaUrl = sg.scope.schemaUrl;
+        if (schemaUrl) slen += sizeStringField(schemaUrl);
+        sg.len = slen;
+        rlen += fieldSize(slen);
+      }
+      const schemaUrl = rg.resource.schemaUrl;
+      if (schemaUrl) rlen += sizeStringField(schemaUrl);
+      rg.len = rlen;
+      total += fieldSize(rlen);
+    }
+    // Write pass.
+    allocate(total);
+    for (const rg of this.resources) {
+      writeGroupStart(REQUEST_RESOURCE_SPANS, rg.len, rg.head);
+      for (const sg of rg.scopes) {
+        writeGroupStart(RESOURCE_SPANS_SCOPE_SPANS, sg.len, sg.head);
+        writeBytes(sg.bytes.subarray(0, sg.used));
+        const schemaUrl = sg.scope.schemaUrl;
+        if (schemaUrl) {
+          writeByte(SCOPE_SPANS_SCHEMA_URL);
+          writeStr(schemaUrl, nextSize());
+        }
+      }
+      const schemaUrl = rg.resource.schemaUrl;
+      if (schemaUrl) {
+        writeByte(RESOURCE_SPANS_SCHEMA_URL);
+        writeStr(schemaUrl, nextSize());
+      }
+    }
+    return finish(total);
+  }
+
+  /** The run of the span's resource and scope, by identity (consecutive spans mostly share one). */
+  private runOf(span: ReadableSpan): ScopeRun {
+    const resource = span.resource;
+    const scope = span.instrumentationScope as Scope;
+    if (resource === this.lastResource && scope === this.lastScope) return this.lastRun!;
+    let rg = this.byResource.get(resource);
+    if (!rg) {
+      rg = { resource, scopes: [], byScope: new Map(), len: 0, head: EMPTY_BYTES };
+      this.byResource.set(resource, rg);
+      this.resources.push(rg);
+    }
+    let sg = rg.byScope.get(scope);
+    if (!sg) {
+      sg = { scope, bytes: EMPTY_BYTES, used: 0, len: 0, head: EMPTY_BYTES };
+      rg.byScope.set(scope, sg);
+      rg.scopes.push(sg);
+    }
+    this.lastResource = resource;
+    this.lastScope = scope;
+    this.lastRun = sg;
+    return sg;
+  }
+}
+
+const EMPTY_BYTES = new Uint8Array(0);
+
+/** A larger run holding the first `used` bytes of `bytes`, with room for `needed`. */
+function grown(bytes: Uint8Array, used: number, needed: number): Uint8Array {
+  const next = newBuffer(Math.max(needed, bytes.length * 2, RUN_START_BYTES));
+  next.set(bytes.subarray(0, used));
+  return next;
 }
 
 /**
@@ -557,45 +656,7 @@ function writeGroupStart(fieldTag: number, len: number, head: Uint8Array): void 
  * @throws Error on an internal inconsistency (never expected; the exporter reports it as a failed export)
  */
 export function encodeTraceExportRequest(spans: readonly ReadableSpan[]): Uint8Array {
-  const groups = group(spans);
-  // Size pass.
-  beginSizing();
-  let total = 0;
-  for (const rg of groups) {
-    let rlen = fieldSize(rg.bytes.length);
-    for (const sg of rg.scopes.values()) {
-      let slen = fieldSize(sg.bytes.length);
-      const list = sg.spans;
-      for (let i = 0; i < list.length; i++) slen += sizeSpan(list[i]!);
-      const schemaUrl = sg.scope.schemaUrl;
-      if (schemaUrl) slen += sizeStringField(schemaUrl);
-      sg.len = slen;
-      rlen += fieldSize(slen);
-    }
-    const schemaUrl = rg.resource.schemaUrl;
-    if (schemaUrl) rlen += sizeStringField(schemaUrl);
-    rg.len = rlen;
-    total += fieldSize(rlen);
-  }
-  // Write pass.
-  allocate(total);
-  for (const rg of groups) {
-    writeGroupStart(REQUEST_RESOURCE_SPANS, rg.len, rg.bytes);
-    for (const sg of rg.scopes.values()) {
-      writeGroupStart(RESOURCE_SPANS_SCOPE_SPANS, sg.len, sg.bytes);
-      const list = sg.spans;
-      for (let i = 0; i < list.length; i++) writeSpan(list[i]!);
-      const schemaUrl = sg.scope.schemaUrl;
-      if (schemaUrl) {
-        writeByte(SCOPE_SPANS_SCHEMA_URL);
-        writeStr(schemaUrl, nextSize());
-      }
-    }
-    const schemaUrl = rg.resource.schemaUrl;
-    if (schemaUrl) {
-      writeByte(RESOURCE_SPANS_SCHEMA_URL);
-      writeStr(schemaUrl, nextSize());
-    }
-  }
-  return finish(total);
+  const batch = new EncodedSpanBatch();
+  for (let i = 0; i < spans.length; i++) batch.add(spans[i]!);
+  return batch.finish();
 }

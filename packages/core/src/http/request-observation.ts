@@ -116,6 +116,8 @@ export class RequestObservation<Req = any, Res = any> {
   private notedError: unknown;
   private handleView?: ObsRequestHandle;
   private identified = false;
+  /** The async `identify` in flight. */
+  private identifying?: Promise<void>;
   private spanEnded = false;
   private ended = false;
 
@@ -138,6 +140,7 @@ export class RequestObservation<Req = any, Res = any> {
     const span = getObsTracer().startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
     this.observation = new ObsObservation(span, 'span');
     this.context = layer(parent, REQUEST_KEYS, [span, span.spanContext(), this.late]);
+    this.late.pending = this.observer.options.identify !== undefined;
     // Identify runs lazily: at the latest before the first child span starts.
     if (!init.deferIdentify) this.allowIdentify();
   }
@@ -205,18 +208,24 @@ export class RequestObservation<Req = any, Res = any> {
     try {
       const result = fn(this.init.req);
       if (isThenable(result)) {
-        return Promise.resolve(result).then(
+        this.identifying = Promise.resolve(result).then(
           (r) => this.applyIdentity(r),
-          (err: unknown) => logger.warn(`identify() rejected: ${errorMessage(err)}`),
+          (err: unknown) => {
+            this.late.pending = false;
+            logger.warn(`identify() rejected: ${errorMessage(err)}`);
+          },
         );
+        return this.identifying;
       }
       this.applyIdentity(result);
     } catch (err) {
+      this.late.pending = false;
       logger.warn(`identify() threw: ${errorMessage(err)}`);
     }
   }
 
   private applyIdentity(result: IdentifyResult | undefined | null): void {
+    this.late.pending = false;
     if (!result || typeof result !== 'object' || this.spanEnded) return;
     // Validated, merged over the request's context and put on the root span.
     this.late.set(mergedAttributes(this.context, result));
@@ -276,10 +285,10 @@ export class RequestObservation<Req = any, Res = any> {
   finish(init: FinishInit = {}): void {
     if (this.ended) return;
     this.ended = true;
-    const pending = this.identified ? undefined : this.identify();
-    if (!pending) return this.end(init);
-    // An async identify that had not run yet: its attributes belong on the root, so the end
-    // waits for it, briefly (the response has already gone; only the span waits).
+    const pending = this.identified ? this.identifying : this.identify();
+    if (!pending || !this.late.pending) return this.end(init);
+    // An async identify not run or not resolved yet: its attributes belong on the root, so the
+    // end waits for it, briefly (the response has already gone; only the span waits).
     let timer: ReturnType<typeof setTimeout> | undefined;
     const limit = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, IDENTIFY_WAIT_MS);
@@ -317,6 +326,8 @@ export class RequestObservation<Req = any, Res = any> {
     } catch (err) {
       logger.warn(`could not record the request: ${errorMessage(err)}`);
     } finally {
+      // Nothing reaches the request's spans after its root ended (applyIdentity ignores it).
+      this.late.pending = false;
       span.end();
       this.spanEnded = true;
     }

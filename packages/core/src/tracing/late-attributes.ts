@@ -10,6 +10,11 @@ export const LATE_ATTRIBUTES_KEY = createContextKey('obs.late_attributes');
  */
 export class LateAttributes {
   attributes: Attributes | undefined;
+  /**
+   * Whether more attributes may still come (a request's `identify` not run or not resolved yet):
+   * the processor keeps the request's ended spans as objects until it is false, so they get them.
+   */
+  pending = false;
   /** Runs before the attributes are read, so a lazy producer (a request's `identify`) can run first. */
   ensure: { produce(): void } | undefined;
 

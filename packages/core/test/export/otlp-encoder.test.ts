@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { ObsOtlpExporter, ObsSpanProcessor } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
-import { encodeTraceExportRequest } from '../../src/export/otlp-proto-encoder.js';
+import { EncodedSpanBatch, encodeTraceExportRequest } from '../../src/export/otlp-proto-encoder.js';
 import { LightTracerProvider } from '../../src/tracing/provider/light-provider.js';
 import { captureLogs, restoreLogger, TRACING_KEYS } from '../tracing/harness.js';
 import { setupObsServer } from '@obs/local-server/testing';
@@ -281,6 +281,22 @@ describe('encodeTraceExportRequest', () => {
     const big: ReadableSpan[] = [];
     for (let i = 0; i < 2000; i++) big.push(spans[(i * 7) % spans.length]!);
     expectSameAsOfficial(big);
+  });
+
+  it('two batches filled span by span, turn after turn, with other encodings in between: each the same as the official encoder', () => {
+    // How the processor fills a batch: one span at a time as spans end, while the module's
+    // scratch state serves other encodings (another batch, a custom exporter's request) between.
+    const spans = [...realSpans(), ...syntheticSpans()];
+    const parts: [ReadableSpan[], ReadableSpan[]] = [[], []];
+    const batches = [new EncodedSpanBatch(), new EncodedSpanBatch()];
+    for (let i = 0; i < 600; i++) {
+      const span = spans[(i * 5) % spans.length]!;
+      parts[i % 2]!.push(span);
+      batches[i % 2]!.add(span);
+      if (i % 50 === 0) encodeTraceExportRequest(spans.slice(0, 3));
+    }
+    expect(batches.map((b) => b.count)).toEqual([300, 300]);
+    for (const k of [0, 1]) expectSameAsOfficial(parts[k]!, () => batches[k]!.finish());
   });
 
   it("obs's light spans (times written from epoch ms, not HrTime): same as the official encoder at rounding edges", () => {

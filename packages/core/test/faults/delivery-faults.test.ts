@@ -3,11 +3,13 @@
  * outage at a steady rate, a 6 MB span against a 4 MB request limit, a black hole at shutdown,
  * hangs, refused keys. Counts of spans and scores arrived by id, log lines, RSS growth.
  */
+import { context, type Context } from '@opentelemetry/api';
 import { startObsServer, type ObsServer } from '@obs/local-server';
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HttpObserver } from '../../src/http/index.js';
 import { ObsClient, startObservation } from '../../src/index.js';
 import { TRACES_PATH, TRUNCATION_MARKER } from '../../src/kit.js';
 import { captureLogs, restoreLogger, type LogLine } from '../support/server.js';
@@ -228,6 +230,64 @@ describe('what an outage holds', () => {
     expect(spanArrivals(server, 300)).toEqual({ unique: 300, total: 300, missing: 0, duplicates: 0 });
   });
 });
+
+describe('what a batch being filled holds', () => {
+  it('bytes, not spans: spans ended while their batch fills (nothing sent yet) are collectable after one turn; all arrive at the flush', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { server, tracing } = await setUp({ flushAt: 512, flushInterval: 60 });
+    const refs = endSpans(300);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setImmediate(r));
+      gc();
+    }
+    // Not one request yet: the 300 spans wait as encoded bytes of the batch being filled.
+    expect(server.requests.filter((r) => r.path === TRACES_PATH)).toHaveLength(0);
+    expect(refs.filter((r) => r.deref() !== undefined)).toHaveLength(0);
+    await tracing.flush();
+    expect(spanArrivals(server, 300)).toEqual({ unique: 300, total: 300, missing: 0, duplicates: 0 });
+    expect(server.requests.filter((r) => r.path === TRACES_PATH)).toHaveLength(1);
+  });
+
+  it('a span whose request waits for its async identify stays a span until identify resolves, then carries the identity', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { server, tracing } = await setUp({ flushAt: 512, flushInterval: 60 });
+    let resolveIdentity!: (v: { userId: string }) => void;
+    const identity = new Promise<{ userId: string }>((r) => (resolveIdentity = r));
+    const observer = new HttpObserver<object>({ identify: () => identity });
+    const ro = observer.start({ req: {}, method: 'GET', path: '/slow-auth' });
+    const child = endChildSpan(ro.context);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setImmediate(r));
+      gc();
+    }
+    // Still held: encoding it now would send it without the user.
+    expect(child.deref()).toBeDefined();
+    resolveIdentity({ userId: 'user-late' });
+    ro.finish({ statusCode: 200 });
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setImmediate(r));
+      gc();
+    }
+    expect(child.deref()).toBeUndefined();
+    await tracing.flush();
+    const spans = server.spans();
+    expect(spans.map((s) => [s.name, s.attributes['user.id']]).sort()).toEqual([
+      ['GET /slow-auth', 'user-late'],
+      ['child', 'user-late'],
+    ]);
+  });
+});
+
+/** Ends one observation inside `ctx`; only a weak reference to its span comes back. */
+function endChildSpan(ctx: Context): WeakRef<object> {
+  return context.with(ctx, () => {
+    const observation = startObservation('child');
+    observation.end();
+    return new WeakRef(observation.otelSpan);
+  });
+}
 
 /** Ends `count` observations; only weak references to their spans come back. */
 function endSpans(count: number): WeakRef<object>[] {

@@ -44,10 +44,12 @@ for (let i = 0; i < 6; i++) HEX[97 + i] = HEX[65 + i] = 10 + i;
 // ---------------------------------------------------------------------------------------------
 // Scratch state of one encoding.
 
+const EMPTY = new Uint8Array(0);
+const EMPTY_VIEW = new DataView(EMPTY.buffer);
 /** Output of the write pass. */
-let buf: Uint8Array = new Uint8Array(0);
+let buf: Uint8Array = EMPTY;
 let nodeBuf: NodeBuffer | undefined;
-let view: DataView = new DataView(buf.buffer);
+let view: DataView = EMPTY_VIEW;
 let pos = 0;
 /** Lengths from the size pass, in the order the write pass consumes them. */
 let sizes = new Int32Array(8192);
@@ -73,16 +75,25 @@ export function push(v: number): void {
   sizes[sn++] = v;
 }
 
+/** Bytes a write pass can fill: a Node `Buffer` on Node.js (native string writes), else a `Uint8Array`. */
+export function newBuffer(size: number): Uint8Array {
+  return NodeBuf ? NodeBuf.allocUnsafe(size) : new Uint8Array(size);
+}
+
+/** Starts a write pass into a new buffer of exactly `size` bytes (`finish` returns it). */
 export function allocate(size: number): void {
-  if (NodeBuf) {
-    nodeBuf = NodeBuf.allocUnsafe(size);
-    buf = nodeBuf;
-  } else {
-    nodeBuf = undefined;
-    buf = new Uint8Array(size);
-  }
+  writeInto(newBuffer(size), 0);
+}
+
+/**
+ * Starts a write pass into `target` from `offset` (a buffer from `newBuffer`, with room for what
+ * the size pass measured); `endWrite` closes it.
+ */
+export function writeInto(target: Uint8Array, offset: number): void {
+  buf = target;
+  nodeBuf = NodeBuf ? (target as NodeBuffer) : undefined;
   view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  pos = 0;
+  pos = offset;
   si = 0;
   ki = 0;
 }
@@ -126,18 +137,28 @@ export function writeNextChunk(): void {
  */
 export function finish(expected: number): Uint8Array {
   const out = buf;
+  endWrite(expected);
+  return out;
+}
+
+/**
+ * Ends a write pass begun by `writeInto` (or `allocate`), which must have reached `end`; lets go
+ * of the buffer.
+ *
+ * @throws Error when the passes disagree (an encoder bug: the bytes are not to be sent)
+ */
+export function endWrite(end: number): void {
   const written = pos;
   const consumed = si;
   const chunksConsumed = ki;
-  buf = new Uint8Array(0);
+  buf = EMPTY;
   nodeBuf = undefined;
-  view = new DataView(buf.buffer);
+  view = EMPTY_VIEW;
   if (sizes.length > SCRATCH_KEEP) sizes = new Int32Array(8192);
   if (chunks.length > SCRATCH_KEEP) chunks = [];
-  if (written !== expected || consumed !== sn || chunksConsumed !== kn) {
-    throw new Error(`OTLP encoder: ${written} bytes written, ${expected} expected (${consumed}/${sn} sizes)`);
+  if (written !== end || consumed !== sn || chunksConsumed !== kn) {
+    throw new Error(`OTLP encoder: wrote up to byte ${written}, ${end} expected (${consumed}/${sn} sizes)`);
   }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
