@@ -9,6 +9,7 @@
  */
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { logger } from '../logger.js';
+import { isNodeRuntime } from './compression.js';
 import { shapeForExport } from './foreign-spans.js';
 import { applyRequestIdentity, identityPending } from './late-identity.js';
 import { ObsOtlpExporter } from './otlp-exporter.js';
@@ -176,11 +177,16 @@ export class BatchQueue {
   private scheduleTurn(): void {
     if (this.turnScheduled) return;
     this.turnScheduled = true;
-    const run = () => {
+    nextTurn(() => {
       this.turnScheduled = false;
       this.turn();
-    };
-    if (typeof setImmediate === 'function') setImmediate(run);
-    else setTimeout(run, 0);
+    });
   }
 }
+
+/**
+ * Runs `fn` in the next turn of the event loop: `setImmediate` on Node.js; a zero timer elsewhere
+ * (edge runtimes, where `setImmediate` may exist and throw when called).
+ */
+const nextTurn: (fn: () => void) => void =
+  isNodeRuntime() && typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0);

@@ -8,6 +8,7 @@ import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { ObsConnectionOptions } from '../config.js';
 import { readEnv } from '../env.js';
+import { logger } from '../logger.js';
 import { numberOption, secondsToTimerMs } from '../numeric-option.js';
 import { INSPECT_CUSTOM, inspectSummary } from '../secret-inspect.js';
 import { BatchQueue } from './batch-queue.js';
@@ -140,9 +141,14 @@ export class ObsSpanProcessor implements SpanProcessor {
     const batches = this.batches;
     if (!batches || this.stopped) return;
     if (!this.gate.accepts(span) || !batches.hasRoom()) return;
-    this.enricher.end(span);
-    this.gate.prepare(span);
-    batches.push(span);
+    try {
+      this.enricher.end(span);
+      this.gate.prepare(span);
+      batches.push(span);
+    } catch (err) {
+      // Never into the app's `span.end()`.
+      logger.error(`span "${span.name}" could not be queued for export and is dropped: ${String(err)}`);
+    }
   }
 
   /** Resolves when every span accepted so far has been answered by the server. */
