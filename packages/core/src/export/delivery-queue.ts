@@ -6,7 +6,6 @@
  * and a batch refused as too large is split in two. Every span lost is counted and reported by
  * `OutageLog`.
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { logger } from '../logger.js';
 import { backoffDelay } from '../retry.js';
 import { OutageLog } from './outage-log.js';
@@ -50,7 +49,6 @@ export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = {
 
 /** How the queue encodes and sends; the exporter provides it. */
 export interface DeliveryTransport {
-  encode(spans: ReadableSpan[]): Uint8Array;
   /** The body to hold and send for an encoded batch (compressed, or the same bytes). */
   pack(encoded: Uint8Array): Promise<Uint8Array>;
   /** Two packed bodies of about half the spans each (or one when it cannot be split). */
@@ -127,16 +125,11 @@ export class DeliveryQueue {
     return this.spans;
   }
 
-  /** Buffers `spans`; `done(ok)` runs once they are delivered or lost. Never throws. */
-  enqueue(spans: ReadableSpan[], done: (ok: boolean, reason?: string) => void): void {
-    this.enqueueRequest(spans.length, () => this.transport.encode(spans), done);
-  }
-
   /**
-   * Buffers the request `encode` gives (`count` spans, already encoded one by one, see
-   * `EncodedSpanBatch`); `done(ok)` runs once they are delivered or lost. Never throws.
+   * Buffers the request body `encode` gives for `count` spans (run once, here, so an encoding
+   * failure is counted as their loss); `done(ok)` runs once they are delivered or lost. Never throws.
    */
-  enqueueRequest(count: number, encode: () => Uint8Array, done: (ok: boolean, reason?: string) => void): void {
+  enqueue(count: number, encode: () => Uint8Array, done: (ok: boolean, reason?: string) => void): void {
     if (this.stopped) {
       this.outage.lost(count, 'the exporter is shut down');
       done(false);

@@ -74,7 +74,6 @@ export class ObsOtlpExporter implements SpanExporter {
     // Compressed once, before the batch is buffered: retries resend the same bytes.
     const pack = (encoded: Uint8Array) => (gzipped ? offTrace(() => gzip(encoded)) : Promise.resolve(encoded));
     const transport: DeliveryTransport = {
-      encode: encodeTraceExportRequest,
       pack,
       split: async (body) => {
         const parts = splitTraceExportRequest(gzipped ? await offTrace(() => gunzip(body)) : body);
@@ -106,15 +105,7 @@ export class ObsOtlpExporter implements SpanExporter {
   }
 
   export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
-    if (this.stopped) {
-      resultCallback({ code: ExportResultCode.FAILED, error: new Error('exporter is shut down') });
-      return;
-    }
-    if (spans.length === 0) {
-      resultCallback({ code: ExportResultCode.SUCCESS });
-      return;
-    }
-    this.queue.enqueue(spans, answer(resultCallback));
+    this.take(spans.length, () => encodeTraceExportRequest(spans), resultCallback);
   }
 
   /**
@@ -122,15 +113,20 @@ export class ObsOtlpExporter implements SpanExporter {
    * batches to this exporter, so that no span object waits for its batch); otherwise as `export`.
    */
   exportEncoded(batch: EncodedSpanBatch, resultCallback: (result: ExportResult) => void): void {
+    this.take(batch.count, () => batch.finish(), resultCallback);
+  }
+
+  /** Buffers the request of `count` spans that `encode` gives. */
+  private take(count: number, encode: () => Uint8Array, resultCallback: (result: ExportResult) => void): void {
     if (this.stopped) {
       resultCallback({ code: ExportResultCode.FAILED, error: new Error('exporter is shut down') });
       return;
     }
-    if (batch.count === 0) {
+    if (count === 0) {
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
-    this.queue.enqueueRequest(batch.count, () => batch.finish(), answer(resultCallback));
+    this.queue.enqueue(count, encode, answer(resultCallback));
   }
 
   /** Buffers one batch and resolves once it is delivered or given up. */

@@ -5,12 +5,12 @@
  * batch gzipped there, a small one synchronously); what goes over the wire is covered by the
  * exporter's tests against the local server (delivery.test.ts, faults/).
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DELIVERY_LIMITS, DeliveryQueue, type DeliveryTransport } from '../../src/export/delivery-queue.js';
 import { captureLogs, restoreLogger } from '../support/server.js';
 
-const spans = (n: number) => Array.from({ length: n }, () => ({}) as ReadableSpan);
+/** A body of `n` bytes standing for `n` encoded spans. */
+const body = (n: number) => () => new Uint8Array(n);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function transport(packMs: (size: number) => number) {
@@ -18,7 +18,6 @@ function transport(packMs: (size: number) => number) {
   let packing = 0;
   let mostPacking = 0;
   const t: DeliveryTransport = {
-    encode: (s) => new Uint8Array(s.length),
     async pack(encoded) {
       mostPacking = Math.max(mostPacking, ++packing);
       await sleep(packMs(encoded.length));
@@ -41,7 +40,7 @@ describe('DeliveryQueue preparation', () => {
     const { t, sent, mostPacking } = transport((size) => (size === 100 ? 40 : 0));
     const queue = new DeliveryQueue(t, 'test');
     const answered: number[] = [];
-    for (const n of [100, 1, 2]) queue.enqueue(spans(n), () => answered.push(n));
+    for (const n of [100, 1, 2]) queue.enqueue(n, body(n), () => answered.push(n));
     // Until packed, the spans count as buffered, so a flush waits for them.
     let idle = false;
     void queue.whenIdle().then(() => (idle = true));
@@ -65,7 +64,7 @@ describe('DeliveryQueue preparation', () => {
     try {
       const queue = new DeliveryQueue(t, 'test');
       const answers: [number, boolean][] = [];
-      for (const n of [3, 4]) queue.enqueue(spans(n), (ok) => answers.push([n, ok]));
+      for (const n of [3, 4]) queue.enqueue(n, body(n), (ok) => answers.push([n, ok]));
       await queue.whenIdle();
       expect(sent).toEqual([4]);
       expect(answers).toEqual([
@@ -87,7 +86,7 @@ describe('DeliveryQueue preparation', () => {
       // Encoded size = span count here, so 250 bytes hold two batches of 100.
       const queue = new DeliveryQueue(t, 'test', { ...DEFAULT_DELIVERY_LIMITS, maxBufferBytes: 250 });
       const answers: boolean[] = [];
-      for (let i = 0; i < 3; i++) queue.enqueue(spans(100), (ok) => answers.push(ok));
+      for (let i = 0; i < 3; i++) queue.enqueue(100, body(100), (ok) => answers.push(ok));
       await queue.whenIdle();
       expect(sent).toEqual([100, 100]);
       expect(answers.sort()).toEqual([false, true, true]);
