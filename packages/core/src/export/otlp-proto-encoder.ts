@@ -525,8 +525,6 @@ interface ResourceRun {
 export class EncodedSpanBatch {
   /** Spans added. */
   count = 0;
-  /** Bytes of the spans added (the request adds a few per resource and scope). */
-  bytes = 0;
   private readonly resources: ResourceRun[] = [];
   private readonly byResource = new Map<object, ResourceRun>();
   private lastResource: unknown;
@@ -549,7 +547,6 @@ export class EncodedSpanBatch {
     endWrite(end);
     run.used = end;
     this.count++;
-    this.bytes += n;
   }
 
   /**
