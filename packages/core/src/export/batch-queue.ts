@@ -46,7 +46,7 @@ export class BatchQueue {
     return this.spans.length + this.batch.count;
   }
 
-  /** Whether there is room for one more span (logs once per drain when there is not). */
+  /** Whether there is room for one more span (logs once per batch handed over when there is not). */
   hasRoom(): boolean {
     if (this.length < this.options.maxQueueSize) return true;
     if (!this.droppedLogged) logger.error(`span queue full (${this.options.maxQueueSize}); dropping spans until the server catches up`);
@@ -125,6 +125,7 @@ export class BatchQueue {
     if (batch.count === 0) return;
     this.batch = new EncodedSpanBatch();
     if (this.spans.length === 0) this.stopTimer();
+    this.droppedLogged = false;
     const settle = this.track();
     try {
       // Failures are reported by the exporter (one line per outage).

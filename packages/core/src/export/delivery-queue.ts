@@ -47,7 +47,7 @@ export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = {
   maxBackoffMs: 5_000,
 };
 
-/** How the queue encodes and sends; the exporter provides it. */
+/** How the queue compresses, splits and sends request bodies; the exporter provides it. */
 export interface DeliveryTransport {
   /** The body to hold and send for an encoded batch (compressed, or the same bytes). */
   pack(encoded: Uint8Array): Promise<Uint8Array>;

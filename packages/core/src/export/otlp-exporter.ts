@@ -39,8 +39,8 @@ export interface ObsOtlpExporterOptions {
 export const TRACES_PATH = '/api/public/otel/v1/traces';
 
 /**
- * OTLP over HTTP with protobuf bodies: the smallest encoding, and serialised once per batch off
- * the request path (by `encodeTraceExportRequest`). The transport (`httpPost`: `node:http` with
+ * OTLP over HTTP with protobuf bodies: the smallest encoding, each span serialised once off the
+ * request path (as it ends, by `ObsSpanProcessor`, or per batch handed to `export`). The transport (`httpPost`: `node:http` with
  * keep-alive on Node.js, `fetch` elsewhere) only carries bytes; this class owns the OTLP side:
  * headers, compression, what an answer means (delivered, retry, too large, refused).
  * Batches are encoded and compressed once, then wait as bytes (no span objects) in a bounded
@@ -109,8 +109,8 @@ export class ObsOtlpExporter implements SpanExporter {
   }
 
   /**
-   * Takes a batch encoded span by span as the spans ended (how `ObsSpanProcessor` hands over
-   * batches to this exporter, so that no span object waits for its batch); otherwise as `export`.
+   * @internal Takes a batch encoded span by span as the spans ended (how `ObsSpanProcessor` hands
+   * over batches to this exporter, so that no span object waits for its batch); otherwise as `export`.
    */
   exportEncoded(batch: EncodedSpanBatch, resultCallback: (result: ExportResult) => void): void {
     this.take(batch.count, () => batch.finish(), resultCallback);

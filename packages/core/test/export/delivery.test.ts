@@ -186,6 +186,29 @@ describe('limits and options', () => {
     ]);
   });
 
+  it('a span the processor cannot read at its end: span.end() does not throw, one error line, the other spans arrive', async () => {
+    const tracing = install({ flushAt: 100, flushInterval: 60 });
+    const logs = captureLogs();
+    const readable = startObservation('readable');
+    // A span whose attributes throw when read (a hostile span from another tracer's code).
+    const hostile = Object.create(readable.otelSpan, {
+      name: { value: 'hostile' },
+      attributes: {
+        get() {
+          throw new Error('no attributes');
+        },
+      },
+    });
+    expect(() => tracing.processor.onEnd(hostile)).not.toThrow();
+    readable.end();
+    startObservation('after').end();
+    await tracing.flush();
+    expect(names().sort()).toEqual(['after', 'readable']);
+    expect(logs.filter((l) => l.level === 'error').map((l) => l.message)).toEqual([
+      '[obs] span "hostile" could not be queued for export and is dropped: Error: no attributes',
+    ]);
+  });
+
   it('maxQueueSize: spans past the cap are dropped with one error, the rest delivered', async () => {
     const logs = captureLogs();
     const tracing = install({ flushAt: 100, flushInterval: 60, maxQueueSize: 3 });
