@@ -2,6 +2,8 @@
 // Plain JavaScript: decorators are applied with Reflect.decorate, as tsc would emit them.
 //   plain          Nest + Express, no tracing
 //   interceptor    plain + a global no-op interceptor (what Nest's interceptor machinery costs by itself)
+//   interceptor-als  interceptor + AsyncLocalStorage.run() per request in an Express middleware, as
+//                  obs mounts its own: what following a request across `await` costs in Nest by itself
 //   obs            + ObsModule.forRoot() (root observation with input/output) and one @Observe child span
 //   obs-nocapture  same, with captureInput/captureOutput false
 //   obs-noobserve  obs without the @Observe child span (what the request observation costs alone)
@@ -60,10 +62,18 @@ function variantOptions() {
 class AppModule {}
 const imports = obsNest ? [obsNest.ObsModule.forRoot(variantOptions())] : [];
 const providers = [ChatService];
-if (variant === 'interceptor') providers.push({ provide: APP_INTERCEPTOR, useClass: NoopInterceptor });
+if (variant.startsWith('interceptor')) providers.push({ provide: APP_INTERCEPTOR, useClass: NoopInterceptor });
 Reflect.decorate([Module({ imports, controllers: [ChatController], providers })], AppModule);
 
 const app = await NestFactory.create(AppModule, { logger: ['error'] });
+if (variant === 'interceptor-als') {
+  const { AsyncLocalStorage } = await import('node:async_hooks');
+  const als = new AsyncLocalStorage();
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .use((req, res, next) => als.run({ req }, next));
+}
 await app.listen(0, '127.0.0.1');
 const { port } = app.getHttpServer().address();
 const obsService = obsNest ? app.get(obsNest.ObsService) : undefined;

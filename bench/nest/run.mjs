@@ -20,6 +20,7 @@ const { rounds: ROUNDS, warmup: WARMUP, duration: DURATION, connections: CONNECT
 const VARIANTS = [
   { name: 'plain', label: 'plain Nest 12 + Express' },
   { name: 'interceptor', label: "reference: plain + a global no-op interceptor (Nest's interceptor machinery alone)" },
+  { name: 'interceptor-als', label: 'reference: interceptor + AsyncLocalStorage.run() per request (following a request across await)' },
   { name: 'obs', label: '+ ObsModule.forRoot() (root observation, input/output) + 1 @Observe span' },
   { name: 'obs-nocapture', label: '+ ObsModule.forRoot({ captureInput: false, captureOutput: false }) + 1 @Observe span' },
 ];

@@ -1,11 +1,12 @@
 /**
  * Ended spans waiting for export: batches of `flushAt`, a partial batch after `flushInterval`,
  * each span at once in `immediate` mode, bounded by `maxQueueSize`. Serialising happens after the
- * user's `span.end()`, never inside it: with obs's own exporter each span is encoded in the next
- * turn of the event loop, into the bytes of its batch (so no span object outlives its request by
- * a whole batch, and its fields are read while still in the CPU's caches); a span whose request
- * still waits for its `identify` stays an object until that settles. Another exporter gets span
- * objects in batches, as OpenTelemetry's `BatchSpanProcessor` hands them over.
+ * user's `span.end()`, never inside it: with obs's own exporter ended spans are encoded into the
+ * bytes of their batch in a turn of the event loop of their own, once `ENCODE_EVERY` have ended
+ * (or at the flush interval), so no span object outlives its request by more than a few requests;
+ * a span whose request still waits for its `identify` stays an object until that settles.
+ * Another exporter gets span objects in batches, as OpenTelemetry's `BatchSpanProcessor` hands
+ * them over.
  */
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { logger } from '../logger.js';
@@ -22,6 +23,14 @@ export interface BatchQueueOptions {
   maxQueueSize: number;
 }
 
+/**
+ * With obs's own exporter, how many ended spans call for a turn that encodes them. Not one turn
+ * per request: that is a `setImmediate` per request, and on Node.js 22 `AsyncLocalStorage` runs
+ * its async hooks on each. A few dozen span objects outlive their request by a few requests only,
+ * and still die young.
+ */
+export const ENCODE_EVERY = 32;
+
 export class BatchQueue {
   /** Ended spans not encoded or handed over yet. */
   private spans: ReadableSpan[] = [];
@@ -33,12 +42,17 @@ export class BatchQueue {
   private timer?: ReturnType<typeof setTimeout>;
   private droppedLogged = false;
   private turnScheduled = false;
+  /** Spans pushed since the last turn or drain. */
+  private sinceTurn = 0;
+  /** How many pushed spans call for a turn. */
+  private readonly turnEvery: number;
 
   constructor(
     private readonly exporter: SpanExporter,
     readonly options: BatchQueueOptions,
   ) {
     if (exporter instanceof ObsOtlpExporter) this.encoder = exporter;
+    this.turnEvery = options.immediate ? 1 : this.encoder ? Math.min(ENCODE_EVERY, options.flushAt) : options.flushAt;
   }
 
   /** Spans waiting for export (as objects or encoded). */
@@ -56,7 +70,7 @@ export class BatchQueue {
 
   push(span: ReadableSpan): void {
     this.spans.push(span);
-    if (this.encoder || this.options.immediate || this.spans.length >= this.options.flushAt) this.scheduleTurn();
+    if (++this.sinceTurn >= this.turnEvery) this.scheduleTurn();
     else this.timer ??= this.startTimer();
   }
 
@@ -69,6 +83,7 @@ export class BatchQueue {
   /** Hands every waiting span to the exporter now (identities still pending are not waited for). */
   drain(): void {
     this.stopTimer();
+    this.sinceTurn = 0;
     if (this.encoder) {
       this.encodeEnded(true);
       this.handOverEncoded();
@@ -83,8 +98,9 @@ export class BatchQueue {
     this.droppedLogged = false;
   }
 
-  /** The turn after spans ended: encodes them (with `encoder`) or drains a full batch. */
+  /** The turn after enough spans ended: encodes them (with `encoder`) or drains a full batch. */
   private turn(): void {
+    this.sinceTurn = 0;
     if (!this.encoder) {
       this.drain();
       return;

@@ -11,6 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpObserver } from '../../src/http/index.js';
 import { ObsClient, startObservation } from '../../src/index.js';
+import { ENCODE_EVERY } from '../../src/export/batch-queue.js';
 import { TRACES_PATH, TRUNCATION_MARKER } from '../../src/kit.js';
 import { captureLogs, restoreLogger, type LogLine } from '../support/server.js';
 import { installTracing, type Tracing } from '../tracing/harness.js';
@@ -266,17 +267,46 @@ describe('what a batch being filled holds', () => {
     expect(child.deref()).toBeDefined();
     resolveIdentity({ userId: 'user-late' });
     ro.finish({ statusCode: 200 });
+    // Enough spans of other requests end for an encoding turn.
+    endSpans(ENCODE_EVERY);
     for (let i = 0; i < 3; i++) {
       await new Promise((r) => setImmediate(r));
       gc();
     }
     expect(child.deref()).toBeUndefined();
     await tracing.flush();
-    const spans = server.spans();
+    const spans = server.spans().filter((s) => !s.name.startsWith('load-'));
     expect(spans.map((s) => [s.name, s.attributes['user.id']]).sort()).toEqual([
       ['GET /slow-auth', 'user-late'],
       ['child', 'user-late'],
     ]);
+  });
+
+  it(`encodes in a turn per ${ENCODE_EVERY} ended spans, not per span: fewer stay objects until more end or the flush interval`, async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { server, tracing } = await setUp({ flushAt: 512, flushInterval: 0.2 });
+    const few = endSpans(ENCODE_EVERY - 1);
+    await new Promise((r) => setImmediate(r));
+    gc();
+    // No turn was scheduled: still span objects.
+    expect(few.filter((r) => r.deref() !== undefined)).toHaveLength(ENCODE_EVERY - 1);
+    const last = endSpans(1, ENCODE_EVERY - 1);
+    await new Promise((r) => setImmediate(r));
+    gc();
+    expect([...few, ...last].filter((r) => r.deref() !== undefined)).toHaveLength(0);
+    // Below the count, the flush interval encodes and sends them.
+    const quiet = endSpans(3, ENCODE_EVERY);
+    await until(() => server.spans().length === ENCODE_EVERY + 3);
+    gc();
+    expect(quiet.filter((r) => r.deref() !== undefined)).toHaveLength(0);
+    expect(spanArrivals(server, ENCODE_EVERY + 3)).toEqual({
+      unique: ENCODE_EVERY + 3,
+      total: ENCODE_EVERY + 3,
+      missing: 0,
+      duplicates: 0,
+    });
+    await tracing.flush();
   });
 });
 
@@ -289,11 +319,11 @@ function endChildSpan(ctx: Context): WeakRef<object> {
   });
 }
 
-/** Ends `count` observations; only weak references to their spans come back. */
-function endSpans(count: number): WeakRef<object>[] {
+/** Ends `count` observations (`load-<from>` on); only weak references to their spans come back. */
+function endSpans(count: number, from = 0): WeakRef<object>[] {
   // Its own function: a suspended async test keeps its last loop value alive in its frame.
   const refs: WeakRef<object>[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = from; i < from + count; i++) {
     const observation = startObservation(`load-${i}`, { input: `question ${i} ${'x'.repeat(1000)}` });
     refs.push(new WeakRef(observation.otelSpan));
     observation.end();
