@@ -285,7 +285,8 @@ describe('what a batch being filled holds', () => {
   it(`encodes in a turn per ${ENCODE_EVERY} ended spans, not per span: fewer stay objects until more end or the flush interval`, async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const { server, tracing } = await setUp({ flushAt: 512, flushInterval: 0.2 });
+    // A flush interval well past the first checks, so only the count can have started a turn there.
+    const { server, tracing } = await setUp({ flushAt: 512, flushInterval: 2 });
     const few = endSpans(ENCODE_EVERY - 1);
     await new Promise((r) => setImmediate(r));
     gc();
