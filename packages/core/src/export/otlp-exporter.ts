@@ -40,7 +40,8 @@ export const TRACES_PATH = '/api/public/otel/v1/traces';
 
 /**
  * OTLP over HTTP with protobuf bodies: the smallest encoding, each span serialised once off the
- * request path (as it ends, by `ObsSpanProcessor`, or per batch handed to `export`). The transport (`httpPost`: `node:http` with
+ * request path (shortly after it ends, into the batch `ObsSpanProcessor` fills span by span, or
+ * per batch handed to `export`). The transport (`httpPost`: `node:http` with
  * keep-alive on Node.js, `fetch` elsewhere) only carries bytes; this class owns the OTLP side:
  * headers, compression, what an answer means (delivered, retry, too large, refused).
  * Batches are encoded and compressed once, then wait as bytes (no span objects) in a bounded
