@@ -3,32 +3,51 @@ import { safeStringify } from './serialize.js';
 
 const MAX_DEPTH = 10;
 
+/** Where attributes are written: a span (its `setAttribute`), or an object through `objectSink`. */
+export interface AttributeSink {
+  setAttribute(key: string, value: AttributeValue): unknown;
+}
+
+/** A sink that writes into `out`. */
+export function objectSink(out: Attributes): AttributeSink {
+  return {
+    setAttribute(key, value) {
+      out[key] = value;
+    },
+  };
+}
+
 /**
  * Flattens a value under `prefix` by dotted path (`{a:{b:1}}` -> `prefix.a.b = 1`), keeping
  * numbers and booleans typed, primitive arrays of one type as OTel arrays, and anything else
  * as JSON (wire contract 2.1/2.2, contract 2.6).
  */
 export function flattenAttributes(prefix: string, value: unknown, out: Attributes = {}): Attributes {
-  walk(prefix, value, out, 0);
+  walk(prefix, value, objectSink(out), 0);
   return out;
 }
 
-function walk(key: string, value: unknown, out: Attributes, depth: number): void {
+/** `flattenAttributes` written into `sink` (a span) instead of an object. */
+export function flattenInto(prefix: string, value: unknown, sink: AttributeSink): void {
+  walk(prefix, value, sink, 0);
+}
+
+function walk(key: string, value: unknown, out: AttributeSink, depth: number): void {
   if (value === undefined || value === null) return;
   const primitive = toPrimitive(value);
   if (primitive !== undefined) {
-    out[key] = primitive;
+    out.setAttribute(key, primitive);
     return;
   }
   if (Array.isArray(value)) {
-    out[key] = homogeneousArray(value) ?? safeStringify(value);
+    out.setAttribute(key, homogeneousArray(value) ?? safeStringify(value));
     return;
   }
   if (typeof value === 'object' && depth < MAX_DEPTH && isPlainObject(value)) {
     for (const [k, v] of Object.entries(value)) walk(`${key}.${k}`, v, out, depth + 1);
     return;
   }
-  out[key] = safeStringify(value);
+  out.setAttribute(key, safeStringify(value));
 }
 
 function toPrimitive(value: unknown): string | number | boolean | undefined {

@@ -3,10 +3,10 @@
  * revoked Proxies such as Immer drafts) become placeholders, with one warning per process:
  * the tracing API never throws into the app.
  */
-import type { Attributes } from '@opentelemetry/api';
+import type { Attributes, Span } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from '../attributes.js';
 import { logger } from '../logger.js';
-import { toSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
+import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
 
 /** What an unreadable value is recorded as. */
 export function unserialisable(reason: string): string {
@@ -86,4 +86,16 @@ export function safeSpanAttributes(attrs: ObsObservationAttributes | undefined, 
     }
   }
   return out;
+}
+
+/**
+ * `safeSpanAttributes` set on `span`: written straight into it, and again through
+ * `safeSpanAttributes` (placeholders, one warning) only when a value cannot be read.
+ */
+export function setSpanAttributes(span: Span, attrs: ObsObservationAttributes | undefined, type?: ObservationType): void {
+  try {
+    writeSpanAttributes(attrs ?? {}, span, type);
+  } catch {
+    span.setAttributes(safeSpanAttributes(attrs, type));
+  }
 }

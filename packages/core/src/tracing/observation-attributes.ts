@@ -1,6 +1,6 @@
-import type { Attributes } from '@opentelemetry/api';
+import type { AttributeValue, Attributes } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationLevel, type ObservationType } from '../attributes.js';
-import { flattenAttributes } from '../flatten.js';
+import { flattenInto, objectSink, type AttributeSink } from '../flatten.js';
 import { toAttributeString } from '../serialize.js';
 
 /** Attributes every observation type accepts. */
@@ -32,33 +32,41 @@ export type ObsObservationAttributes = ObsGenerationAttributes;
 /** Converts observation attributes to the span attributes of wire contract 2.1. */
 export function toSpanAttributes(attrs: ObsObservationAttributes, type?: ObservationType): Attributes {
   const out: Attributes = {};
-  if (type) out[ObsAttributes.OBSERVATION_TYPE] = type;
-  if (!attrs) return out;
-  setString(out, ObsAttributes.OBSERVATION_INPUT, attrs.input);
-  setString(out, ObsAttributes.OBSERVATION_OUTPUT, attrs.output);
-  if (attrs.metadata !== undefined && attrs.metadata !== null) {
-    flattenAttributes(ObsAttributes.OBSERVATION_METADATA, attrs.metadata, out);
-  }
-  if (attrs.level) out[ObsAttributes.OBSERVATION_LEVEL] = attrs.level;
-  if (attrs.statusMessage !== undefined) out[ObsAttributes.OBSERVATION_STATUS_MESSAGE] = String(attrs.statusMessage);
-  if (attrs.version) out[ObsAttributes.VERSION] = attrs.version;
-  if (attrs.environment) out[ObsAttributes.ENVIRONMENT] = attrs.environment;
-  if (attrs.model) out[ObsAttributes.OBSERVATION_MODEL] = attrs.model;
-  setString(out, ObsAttributes.OBSERVATION_MODEL_PARAMETERS, attrs.modelParameters);
-  setString(out, ObsAttributes.OBSERVATION_USAGE_DETAILS, attrs.usageDetails);
-  setString(out, ObsAttributes.OBSERVATION_COST_DETAILS, attrs.costDetails);
-  if (attrs.completionStartTime !== undefined && attrs.completionStartTime !== null) {
-    const d = attrs.completionStartTime instanceof Date ? attrs.completionStartTime : new Date(attrs.completionStartTime);
-    if (!Number.isNaN(d.getTime())) out[ObsAttributes.OBSERVATION_COMPLETION_START_TIME] = d.toISOString();
-  }
-  if (attrs.prompt && typeof attrs.prompt.name === 'string' && !attrs.prompt.isFallback) {
-    out[ObsAttributes.OBSERVATION_PROMPT_NAME] = attrs.prompt.name;
-    if (Number.isInteger(attrs.prompt.version)) out[ObsAttributes.OBSERVATION_PROMPT_VERSION] = attrs.prompt.version;
-  }
+  writeSpanAttributes(attrs, objectSink(out), type);
   return out;
 }
 
-function setString(out: Attributes, key: string, value: unknown): void {
-  const s = toAttributeString(value);
-  if (s !== undefined) out[key] = s;
+/**
+ * `toSpanAttributes` written straight into `sink` (a span): no intermediate object whose keys
+ * would be stored and read again with megamorphic lookups.
+ */
+export function writeSpanAttributes(attrs: ObsObservationAttributes, sink: AttributeSink, type?: ObservationType): void {
+  if (type) sink.setAttribute(ObsAttributes.OBSERVATION_TYPE, type);
+  if (!attrs) return;
+  setString(sink, ObsAttributes.OBSERVATION_INPUT, attrs.input);
+  setString(sink, ObsAttributes.OBSERVATION_OUTPUT, attrs.output);
+  if (attrs.metadata !== undefined && attrs.metadata !== null) {
+    flattenInto(ObsAttributes.OBSERVATION_METADATA, attrs.metadata, sink);
+  }
+  if (attrs.level) sink.setAttribute(ObsAttributes.OBSERVATION_LEVEL, attrs.level);
+  if (attrs.statusMessage !== undefined) sink.setAttribute(ObsAttributes.OBSERVATION_STATUS_MESSAGE, String(attrs.statusMessage));
+  if (attrs.version) sink.setAttribute(ObsAttributes.VERSION, attrs.version);
+  if (attrs.environment) sink.setAttribute(ObsAttributes.ENVIRONMENT, attrs.environment);
+  if (attrs.model) sink.setAttribute(ObsAttributes.OBSERVATION_MODEL, attrs.model);
+  setString(sink, ObsAttributes.OBSERVATION_MODEL_PARAMETERS, attrs.modelParameters);
+  setString(sink, ObsAttributes.OBSERVATION_USAGE_DETAILS, attrs.usageDetails);
+  setString(sink, ObsAttributes.OBSERVATION_COST_DETAILS, attrs.costDetails);
+  if (attrs.completionStartTime !== undefined && attrs.completionStartTime !== null) {
+    const d = attrs.completionStartTime instanceof Date ? attrs.completionStartTime : new Date(attrs.completionStartTime);
+    if (!Number.isNaN(d.getTime())) sink.setAttribute(ObsAttributes.OBSERVATION_COMPLETION_START_TIME, d.toISOString());
+  }
+  if (attrs.prompt && typeof attrs.prompt.name === 'string' && !attrs.prompt.isFallback) {
+    sink.setAttribute(ObsAttributes.OBSERVATION_PROMPT_NAME, attrs.prompt.name);
+    if (Number.isInteger(attrs.prompt.version)) sink.setAttribute(ObsAttributes.OBSERVATION_PROMPT_VERSION, attrs.prompt.version);
+  }
+}
+
+function setString(sink: AttributeSink, key: string, value: unknown): void {
+  const s: AttributeValue | undefined = toAttributeString(value);
+  if (s !== undefined) sink.setAttribute(key, s);
 }

@@ -2,7 +2,7 @@ import type { Span, SpanContext, TimeInput } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from '../attributes.js';
 import { logger } from '../logger.js';
 import { type ObsObservationAttributes } from './observation-attributes.js';
-import { safeSpanAttributes } from './hostile-input.js';
+import { setSpanAttributes } from './hostile-input.js';
 import { recordErrorOnSpan } from './record-error.js';
 import type { StartObservationOptions } from './start.js';
 
@@ -44,7 +44,7 @@ export class ObsObservation {
   /** Sets input, output, metadata, model fields and so on; unset fields are left as they are. */
   update(attributes: ObsObservationAttributes): this {
     try {
-      this.otelSpan.setAttributes(safeSpanAttributes(attributes));
+      setSpanAttributes(this.otelSpan, attributes);
     } catch (err) {
       logger.warn(`update() ignored: ${String(err)}`);
     }

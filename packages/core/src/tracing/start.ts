@@ -5,7 +5,7 @@ import { IN_OBS_TRACE_KEY } from './context-keys.js';
 import { ObsObservation, provideChildStarter } from './observation.js';
 import { recordErrorOnSpan } from './record-error.js';
 import { type ObsObservationAttributes } from './observation-attributes.js';
-import { safeName, safeOptions, safeSpanAttributes } from './hostile-input.js';
+import { safeName, safeOptions, safeSpanAttributes, setSpanAttributes } from './hostile-input.js';
 import { endWhenSettled } from './settle.js';
 import { getObsTracer } from './tracer.js';
 import { layer, SPAN_KEY } from './layered-context.js';
@@ -93,7 +93,7 @@ export function updateActiveObservation(attributes: ObsObservationAttributes, op
     return;
   }
   try {
-    span.setAttributes(safeSpanAttributes(attributes, options?.asType ? normaliseType(options.asType) : undefined));
+    setSpanAttributes(span, attributes, options?.asType ? normaliseType(options.asType) : undefined);
   } catch (err) {
     logger.warn(`updateActiveObservation ignored: ${String(err)}`);
   }

@@ -15,6 +15,7 @@ import {
   startObservation,
   updateActiveObservation,
 } from '../../src/index.js';
+import { toSpanAttributes } from '../../src/tracing/observation-attributes.js';
 import { ALL_TYPES, attr, captureLogs, only, PACKAGE_VERSION, restoreLogger, TRACING_KEYS, tracingInit, warnings } from './harness.js';
 
 const { server, handle: tracing } = await setupObsServer({
@@ -42,6 +43,55 @@ describe('observation attributes (wire contract 2.1)', () => {
     }
     const event = only(server, 'type-event');
     expect(event.endTimeUnixNano).toBe(event.startTimeUnixNano);
+  });
+
+  it('update() writes each field straight onto the span, as toSpanAttributes converts it; a field that throws becomes a placeholder', async () => {
+    const attrs = {
+      input: { q: 1 },
+      output: 'o',
+      metadata: { a: { b: 2 }, list: [1, 2] },
+      level: 'WARNING',
+      statusMessage: 's',
+      version: 'v1',
+      model: 'm',
+      modelParameters: { t: 0.5 },
+      usageDetails: { input: 3 },
+      costDetails: { total: 0.1 },
+      completionStartTime: new Date(0),
+      prompt: { name: 'p', version: 2 },
+    } as const;
+    const obs = startObservation('direct-write', undefined, { asType: 'generation' });
+    const span = obs.otelSpan;
+    const seen: [string, unknown][] = [];
+    const setAttribute = span.setAttribute.bind(span);
+    span.setAttribute = (key, value) => {
+      seen.push([key, value]);
+      return setAttribute(key, value);
+    };
+    // No intermediate attributes object handed to setAttributes.
+    span.setAttributes = () => {
+      throw new Error('setAttributes used');
+    };
+    obs.update(attrs);
+    expect(seen).toEqual(Object.entries(toSpanAttributes(attrs)));
+    obs.end();
+    const hostile = startObservation('direct-write-hostile');
+    hostile.update({
+      input: 'kept',
+      get output(): string {
+        throw new Error('unreadable output');
+      },
+      metadata: { m: 1 },
+    });
+    hostile.end();
+    await tracing.flush();
+    const sent = only(server, 'direct-write').attributes;
+    expect(sent['obs.observation.metadata.a.b']).toBe(2);
+    expect(sent['obs.observation.model.parameters']).toBe('{"t":0.5}');
+    const partial = only(server, 'direct-write-hostile').attributes;
+    expect(partial['obs.observation.input']).toBe('kept');
+    expect(String(partial['obs.observation.output'])).toMatch(/unserialisable: unreadable output/);
+    expect(partial['obs.observation.metadata.m']).toBe(1);
   });
 
   it('an unknown type falls back to span with a warning instead of throwing', async () => {
