@@ -31,14 +31,24 @@ const KINDS = [
 ];
 const kindOf = (fn) => KINDS.find(([, re]) => re.test(fn))[0];
 const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
+/**
+ * Extra flags for the counted Node, from `COUNT_NODE_FLAGS` (e.g. `--single-threaded`: compile
+ * jobs and garbage collection on the main thread, at the same points in every run, so the JIT
+ * compilers' and the collector's shares stop moving by tens of thousands between runs).
+ */
+const nodeFlags = (process.env.COUNT_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 /**
  * Counts and prints a Markdown table: thousands of instructions per request of each variant, its
- * difference to `plain`, and that difference by kind of work; with `top`, the functions that
- * differ most. Two valgrind runs at a time (the machine has 2 cores).
+ * difference to `base` (`plain` by default), and that difference by kind of work; with `top`, the
+ * functions that differ most. Two valgrind runs at a time (the machine has 2 cores). The runs are
+ * `node inject-one.mjs <appScript> <variant> <count>`, or `node <script> <variant> <count>` for a
+ * `script` that does `count` units of work itself. Resolves with each variant's total per unit and
+ * its split by kind of work.
  */
-export async function countInstructions({ appScript, variants, from, to, top = 0 }) {
-  const names = variants.includes('plain') ? variants : ['plain', ...variants];
+export async function countInstructions({ appScript, script, variants, from, to, top = 0, base = 'plain', unit = 'request' }) {
+  const names = variants.includes(base) ? variants : [base, ...variants];
+  const target = script ? [script] : [injector, appScript];
   if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind not found: apt-get install -y valgrind');
   // Fixed addresses: V8's maps land in other stub-cache slots from one run to the next, and the
   // inline-cache misses (instructions) move with them.
@@ -55,8 +65,8 @@ export async function countInstructions({ appScript, variants, from, to, top = 0
         `--cachegrind-out-file=${out}`,
         process.execPath,
         '--random-seed=1',
-        injector,
-        appScript,
+        ...nodeFlags,
+        ...target,
         variant,
         String(count),
       ];
@@ -96,23 +106,25 @@ export async function countInstructions({ appScript, variants, from, to, top = 0
   const total = (k) => Object.values(k).reduce((s, x) => s + x, 0);
   const K = (x) => (x / 1000).toFixed(1);
   console.log(
-    `Node ${process.version}${fixedAddresses ? '' : ' (no setarch: addresses randomised, counts vary more)'}; ` +
-      `thousands of instructions per request (requests ${from} -> ${to}); above plain, and that by kind of work`,
+    `Node ${process.version}${nodeFlags.length > 0 ? ` ${nodeFlags.join(' ')}` : ''}${fixedAddresses ? '' : ' (no setarch: addresses randomised, counts vary more)'}; ` +
+      `thousands of instructions per ${unit} (${unit}s ${from} -> ${to}); above ${base}, and that by kind of work`,
   );
-  console.log(`| variant | total | above plain | ${KINDS.map(([k]) => k).join(' | ')} |`);
+  console.log(`| variant | total | above ${base} | ${KINDS.map(([k]) => k).join(' | ')} |`);
   console.log(`|---|---:|---:|${KINDS.map(() => '---:').join('|')}|`);
   for (const v of names) {
-    const cells = v === 'plain' ? KINDS.map(() => '-') : KINDS.map(([k]) => K(table[v][k] - table.plain[k]));
-    const above = v === 'plain' ? '-' : `+${K(total(table[v]) - total(table.plain))}`;
+    const cells = v === base ? KINDS.map(() => '-') : KINDS.map(([k]) => K(table[v][k] - table[base][k]));
+    const above = v === base ? '-' : `+${K(total(table[v]) - total(table[base]))}`;
     console.log(`| ${v} | ${K(total(table[v]))} | ${above} | ${cells.join(' | ')} |`);
   }
-  if (!top) return;
-  for (const v of names.filter((n) => n !== 'plain')) {
-    console.log(`\n${v}: the ${top} functions most above plain (thousands of instructions per request)`);
-    const fns = new Set([...results[v][to].keys(), ...results.plain[to].keys()]);
-    const rows = [...fns].map((fn) => [fn, perRequest(v, fn) - perRequest('plain', fn)]).sort((a, b) => b[1] - a[1]);
+  const totals = Object.fromEntries(names.map((v) => [v, total(table[v])]));
+  if (!top) return { totals, byKind: table };
+  for (const v of names.filter((n) => n !== base)) {
+    console.log(`\n${v}: the ${top} functions most above ${base} (thousands of instructions per ${unit})`);
+    const fns = new Set([...results[v][to].keys(), ...results[base][to].keys()]);
+    const rows = [...fns].map((fn) => [fn, perRequest(v, fn) - perRequest(base, fn)]).sort((a, b) => b[1] - a[1]);
     for (const [fn, d] of rows.slice(0, top)) console.log(`${K(d).padStart(7)}  ${kindOf(fn).padEnd(34)} ${fn.slice(0, 110)}`);
   }
+  return { totals, byKind: table };
 }
 
 /**
