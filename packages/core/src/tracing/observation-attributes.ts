@@ -1,4 +1,4 @@
-import type { AttributeValue, Attributes } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationLevel, type ObservationType } from '../attributes.js';
 import { flattenInto, objectSink, type AttributeSink } from '../flatten.js';
 import { toAttributeString } from '../serialize.js';
@@ -67,6 +67,6 @@ export function writeSpanAttributes(attrs: ObsObservationAttributes, sink: Attri
 }
 
 function setString(sink: AttributeSink, key: string, value: unknown): void {
-  const s: AttributeValue | undefined = toAttributeString(value);
+  const s = toAttributeString(value);
   if (s !== undefined) sink.setAttribute(key, s);
 }
