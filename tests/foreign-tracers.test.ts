@@ -7,7 +7,9 @@
  * `@fastify/otel` on the Fastify platform. Every app does the same request: an obs observation
  * around a LangChain chain and an AI SDK call (foreign-tracers/chat-work.cjs). The local obs
  * server must receive one tree rooted at the request root, no framework span, nothing orphaned;
- * the app's own exporter must still receive its spans, and (by default) no obs observation.
+ * the app's own exporter must still receive its spans, and (by default) no obs observation. The
+ * last scenarios run both apps with obs alone on Node.js 22's async-context-frame
+ * AsyncLocalStorage (`--experimental-async-context-frame`, Node.js 24's default).
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -29,12 +31,15 @@ interface Result {
   traceId: string;
   body: { answer: string };
   appSpans: AppSpan[];
+  /** Whether the app's AsyncLocalStorage ran on the async context frame. */
+  asyncContextFrame: boolean;
 }
 
-function runScenario(setup: string, env: Record<string, string>, app = 'app.cjs'): Promise<Result> {
+/** Runs `app` after the tracer `setup` (none: obs alone), with `nodeFlags` for Node itself. */
+function runScenario(setup: string | undefined, env: Record<string, string>, app = 'app.cjs', nodeFlags: string[] = []): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const flag = setup.endsWith('.mjs') ? '--import' : '--require';
-    const child = spawn(process.execPath, [flag, join(here, setup), join(here, app)], {
+    const preload = setup ? [setup.endsWith('.mjs') ? '--import' : '--require', join(here, setup)] : [];
+    const child = spawn(process.execPath, [...nodeFlags, ...preload, join(here, app)], {
       cwd: here,
       env: {
         ...process.env,
@@ -241,6 +246,26 @@ describe('one obs tree in a Nest 11 app next to OpenTelemetry instrumentations',
       );
       expect(r.body.answer).toBe('Refund approved. Hello there');
       expect(assertFrameworkSpansKept(r)).toEqual(scopes);
+    });
+  }
+});
+
+// Node.js 22 behind `--experimental-async-context-frame` (Node.js 24's default): AsyncLocalStorage,
+// and so OpenTelemetry's context manager, follows the request through the async context frame
+// instead of a hook on every promise. READMEs recommend the flag for Nest on Node.js 22
+// (bench/RESULTS.md, issue 16 twelfth pass); the request must still make one tree.
+describe('one obs tree with AsyncLocalStorage on the async context frame', () => {
+  // Node.js 24 rejects the flag: there the frame is the only AsyncLocalStorage.
+  const frame = Number(process.versions.node.split('.')[0]) < 24 ? ['--experimental-async-context-frame'] : [];
+  for (const app of ['app.cjs', 'nest-app.cjs']) {
+    it(`${app === 'app.cjs' ? 'Express' : 'Nest'}: obs alone, its own provider`, async () => {
+      local.server.reset();
+      const r = await runScenario(undefined, {}, app, frame);
+      expect(r.asyncContextFrame).toBe(true);
+      expect(r.body.answer).toBe('Refund approved. Hello there');
+      expect(r.mode).toBe('registered');
+      const spans = assertOneTree(r.traceId);
+      expect(local.server.spans().length).toBe(spans.length);
     });
   }
 });

@@ -53,7 +53,9 @@ async function requestAndReport(port, mode, close) {
   await close();
   const appSpans = globalThis.__appExport ? await globalThis.__appExport() : [];
   const traceId = res.headers.get('x-obs-trace-id');
-  process.stdout.write(`RESULT ${JSON.stringify({ mode: mode(), traceId, body, appSpans })}\n`);
+  // Node.js 22's hook-based AsyncLocalStorage has `_propagate`; the async-context-frame one has not.
+  const asyncContextFrame = !('_propagate' in require('node:async_hooks').AsyncLocalStorage.prototype);
+  process.stdout.write(`RESULT ${JSON.stringify({ mode: mode(), traceId, body, appSpans, asyncContextFrame })}\n`);
 }
 
 module.exports = { answerQuestion, obsInitOptions, requestAndReport };
