@@ -4,12 +4,12 @@
 // runs alone in a process (invoke-one.mjs) with `from` and `to` invocations; the difference per
 // invocation is the steady state, export included.
 //
-//   node bench/langchain/instructions.mjs [setups=empty,obs,langfuse] [from=3000] [to=6000]
+//   node bench/langchain/instructions.mjs [setups=empty,obs,langfuse] [from=6000] [to=12000]
 //   (TOP=n also lists the n functions most above the empty handler; needs valgrind)
 import { fileURLToPath } from 'node:url';
 import { countInstructions } from '../lib/instruction-count.mjs';
 
-const [names = 'empty,obs,langfuse', from = '3000', to = '6000'] = process.argv.slice(2);
+const [names = 'empty,obs,langfuse', from = '6000', to = '12000'] = process.argv.slice(2);
 const { totals, byKind } = await countInstructions({
   script: fileURLToPath(new URL('./invoke-one.mjs', import.meta.url)),
   variants: names.split(','),
