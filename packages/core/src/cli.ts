@@ -3,7 +3,7 @@
  * `npx obs doctor`: checks the obs set-up of this environment (OBS_* variables) against the
  * server it names and prints what to fix. Exits 0 when everything is fine, 1 otherwise.
  */
-import { diagnose } from './diagnose.js';
+import { diagnose } from './setup/diagnose.js';
 
 const USAGE = `Usage: obs doctor [--base-url <url>] [--timeout <seconds>]
 

@@ -5,16 +5,16 @@
  *
  * @packageDocumentation
  */
-export { logger } from './logger.js';
+export { logger } from './util/logger.js';
 export { errorMessage, recordErrorOnSpan } from './tracing/record-error.js';
-export { warnMisplacedOptions } from './misplaced-options.js';
-export { resolveConnection, type ObsConnectionOptions } from './config.js';
-export { SDK_TRACER_NAME } from './version.js';
-export { TextCapture, TRUNCATION_MARKER, truncateText } from './capture.js';
-export { safeStringify, toAttributeString } from './serialize.js';
-export { flattenAttributes } from './flatten.js';
-export { maskValue } from './export/mask.js';
-export { resolveCompression } from './export/compression.js';
+export { warnMisplacedOptions } from './config/misplaced-options.js';
+export { resolveConnection, type ObsConnectionOptions } from './config/connection.js';
+export { SDK_TRACER_NAME } from './util/version.js';
+export { TextCapture, TRUNCATION_MARKER, truncateText } from './util/capture.js';
+export { safeStringify, toAttributeString } from './util/serialize.js';
+export { flattenAttributes } from './util/flatten.js';
+export { maskValue } from './export/pipeline/mask.js';
+export { resolveCompression } from './export/otlp/compression.js';
 export { DEFAULT_REDACT_KEY_SET, isRedactedKey, redact, redactKeySet } from './http/redact.js';
 export { contextWithAttributes, propagatedAttributesOf } from './tracing/propagation.js';
 export { activeContextFor } from './tracing/start.js';
@@ -31,4 +31,4 @@ export {
   type StreamEnd,
   type ErrorRecorder,
 } from './tracing/wrap-result.js';
-export { TRACES_PATH } from './export/otlp-exporter.js';
+export { TRACES_PATH } from './export/otlp/otlp-exporter.js';

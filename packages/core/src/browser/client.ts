@@ -1,6 +1,6 @@
-import { logger } from '../logger.js';
-import { SDK_VERSION } from '../version.js';
-import type { BackoffOptions } from '../retry.js';
+import { logger } from '../util/logger.js';
+import { SDK_VERSION } from '../util/version.js';
+import type { BackoffOptions } from '../util/retry.js';
 import { Transport } from '../client/api/core/transport.js';
 import { Scores } from '../client/api/resources/scores.js';
 import { ScoreQueue } from '../client/scores/queue.js';

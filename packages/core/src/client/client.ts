@@ -1,7 +1,7 @@
-import { INSPECT_CUSTOM, inspectSummary } from '../secret-inspect.js';
-import { basicAuth, sdkHeaders } from '../config.js';
-import { logger } from '../logger.js';
-import { SDK_VERSION } from '../version.js';
+import { INSPECT_CUSTOM, inspectSummary } from '../util/secret-inspect.js';
+import { basicAuth, sdkHeaders } from '../config/connection.js';
+import { logger } from '../util/logger.js';
+import { SDK_VERSION } from '../util/version.js';
 import { ObsApiClient } from './api/client.js';
 import { ExperimentManager } from './experiment/manager.js';
 import { DatasetManager } from './managers/dataset.js';

@@ -1,7 +1,7 @@
-import { resolveConnection, type ObsConnectionOptions, type ResolvedConnection } from '../config.js';
-import { readEnvNumber } from '../env.js';
-import type { BackoffOptions } from '../retry.js';
-import { MAX_TIMER_MS, numberOption, secondsToTimerMs } from '../numeric-option.js';
+import { resolveConnection, type ObsConnectionOptions, type ResolvedConnection } from '../config/connection.js';
+import { readEnvNumber } from '../config/env.js';
+import type { BackoffOptions } from '../util/retry.js';
+import { MAX_TIMER_MS, numberOption, secondsToTimerMs } from '../config/numeric-option.js';
 import { nonNegativeInteger, positive } from './util/numbers.js';
 
 /** Options of `new ObsClient()`. Durations are in seconds, like `timeoutInSeconds`. */

@@ -2,14 +2,14 @@
  * The OTLP exporter `ObsSpanProcessor` builds from its options and `OBS_*` variables, or none
  * (one warning) when the connection is not configured.
  */
-import { resolveConnection } from '../config.js';
-import { readEnv } from '../env.js';
-import { logger } from '../logger.js';
-import { numberOption, secondsToTimerMs } from '../numeric-option.js';
-import { resolveCompression } from './compression.js';
-import { DEFAULT_DELIVERY_LIMITS } from './delivery-queue.js';
-import { ObsOtlpExporter } from './otlp-exporter.js';
-import type { ObsSpanProcessorOptions } from './span-processor.js';
+import { resolveConnection } from '../config/connection.js';
+import { readEnv } from '../config/env.js';
+import { logger } from '../util/logger.js';
+import { numberOption, secondsToTimerMs } from '../config/numeric-option.js';
+import { resolveCompression } from './otlp/compression.js';
+import { DEFAULT_DELIVERY_LIMITS } from './delivery/delivery-queue.js';
+import { ObsOtlpExporter } from './otlp/otlp-exporter.js';
+import type { ObsSpanProcessorOptions } from './options.js';
 
 /** An `OBS_*` number as given (a bad one is reported by `numberOption`), or undefined when unset. */
 export function envNumber(name: string): unknown {

@@ -6,71 +6,34 @@
  */
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { ObsConnectionOptions } from '../config.js';
-import { readEnv } from '../env.js';
-import { logger } from '../logger.js';
-import { numberOption, secondsToTimerMs } from '../numeric-option.js';
-import { INSPECT_CUSTOM, inspectSummary } from '../secret-inspect.js';
-import { BatchQueue } from './batch-queue.js';
-import { exporterFromOptions, envNumber } from './exporter-from-options.js';
-import { ExportGate } from './export-gate.js';
-import type { FrameworkSpansMode } from './foreign-spans.js';
-import type { MaskFunction } from './mask.js';
-import { ObsOtlpExporter } from './otlp-exporter.js';
-import { SpanEnricher } from './span-enricher.js';
-import { DEFAULT_MAX_VALUE_CHARS } from './value-cap.js';
+import { readEnv } from '../config/env.js';
+import { numberOption, secondsToTimerMs } from '../config/numeric-option.js';
+import { logger } from '../util/logger.js';
+import { INSPECT_CUSTOM, inspectSummary } from '../util/secret-inspect.js';
+import { hasBoundedFlush } from './pipeline/exporter-capabilities.js';
+import { envNumber, exporterFromOptions } from './exporter-from-options.js';
+import type { ObsSpanProcessorOptions } from './options.js';
+import { BatchQueue, type ExportSteps } from './pipeline/batch-queue.js';
+import { ExportGate } from './pipeline/export-gate.js';
+import { type FrameworkSpansMode, shapeForExport } from './pipeline/foreign-spans.js';
+import { applyRequestIdentity, identityPending } from './pipeline/late-identity.js';
+import { SpanEnricher } from './pipeline/span-enricher.js';
+import { DEFAULT_MAX_VALUE_CHARS } from './pipeline/value-cap.js';
 
-/** Options of `ObsSpanProcessor` (and of `initObs`). */
-export interface ObsSpanProcessorOptions extends ObsConnectionOptions {
-  /** `gzip` (default on Node.js) or `none`; see wire contract 1 for the env fallbacks. */
-  compression?: 'gzip' | 'none' | string;
-  /** Headers that replace the defaults whatever the case of their names. */
-  additionalHeaders?: Record<string, string>;
-  /** `batched` (default) or `immediate` (export each span as it ends; for short-lived functions). */
-  exportMode?: 'batched' | 'immediate';
-  /** Spans per export batch; default `OBS_FLUSH_AT` or 512. */
-  flushAt?: number;
-  /** Seconds between exports of a partial batch; default `OBS_FLUSH_INTERVAL` or 1. */
-  flushInterval?: number;
-  /** Export request timeout in seconds; default `OBS_TIMEOUT` or 10. */
-  timeout?: number;
-  /** Rewrites every input, output and metadata attribute before export. */
-  mask?: MaskFunction;
-  /** Which spans to export; default `isDefaultExportSpan`. */
-  shouldExportSpan?: (params: { otelSpan: ReadableSpan }) => boolean;
-  /** `obs.environment` on every span; default `OBS_TRACING_ENVIRONMENT`. */
-  environment?: string;
-  /** `obs.release` on every span; default `OBS_RELEASE`. */
-  release?: string;
-  /** A custom exporter instead of OTLP/HTTP to the obs server. */
-  exporter?: SpanExporter;
-  /** Most spans held while waiting for export; past it spans are dropped with an error log. Default 10 000. */
-  maxQueueSize?: number;
-  /** Base of the exponential backoff between export retries, in milliseconds; default 200. */
-  backoffMs?: number;
-  /**
-   * Seconds a failed batch is retried (backoff with jitter, `Retry-After` honoured) before its
-   * spans are dropped and counted; default 60, so outages up to ~30 s lose nothing.
-   */
-  retryBudget?: number;
-  /** Most bytes of request bodies (compressed as sent) held for retry; past it new batches are dropped and counted. Default 64 MiB. */
-  maxBufferBytes?: number;
-  /** Export requests in flight at once; default 4 (one probe at a time during an outage). */
-  maxConcurrentExports?: number;
-  /** Longest input, output or metadata value in characters; longer ones are cut with a marker. Default 1 000 000. */
-  maxValueChars?: number;
-  /** Seconds `shutdown()` and SIGTERM/SIGINT wait for delivery before giving up (logged); default 15. */
-  shutdownTimeout?: number;
-  /** Seconds between "still failing" log lines of one outage; default 30. */
-  outageReportInterval?: number;
-  /**
-   * Spans of framework and APM instrumentations (OpenTelemetry http/express/nest/fastify, Sentry,
-   * Next.js, `@vercel/otel`): `skip` (default) leaves them out and hangs obs spans on their
-   * nearest exported ancestor; `export` sends them too, still never as parents of obs spans
-   * (obs spans link to them). Either way the request root is the root of its obs trace.
-   */
-  frameworkSpans?: FrameworkSpansMode;
-}
+export type { ObsSpanProcessorOptions } from './options.js';
+
+/**
+ * The steps between a span's end and its encoding: the request identity that resolved late
+ * (async `identify`) is merged in once it is known, and the parent is moved to the nearest
+ * exported ancestor (framework spans left out).
+ */
+const EXPORT_STEPS: ExportSteps = {
+  ready: (span) => !identityPending(span),
+  prepare(span) {
+    applyRequestIdentity(span);
+    return shapeForExport(span);
+  },
+};
 
 /**
  * An OpenTelemetry `SpanProcessor` that sends obs spans to an obs server. At span start it
@@ -108,7 +71,7 @@ export class ObsSpanProcessor implements SpanProcessor {
       maxQueueSize: numberOption('maxQueueSize', options.maxQueueSize, 10_000, { integer: true }),
     };
     this.exporter = options.exporter ?? exporterFromOptions(options);
-    if (this.exporter) this.batches = new BatchQueue(this.exporter, batching);
+    if (this.exporter) this.batches = new BatchQueue(this.exporter, batching, EXPORT_STEPS);
   }
 
   /** Never prints the exporter's keys (`util.inspect`, `console.log`). */
@@ -164,8 +127,8 @@ export class ObsSpanProcessor implements SpanProcessor {
   async flushWithin(timeoutMs = this.shutdownTimeoutMs): Promise<void> {
     this.batches?.drain();
     const exporter = this.exporter;
-    if (exporter instanceof ObsOtlpExporter) {
-      // The OTLP exporter holds every drained batch in its queue; it abandons them itself.
+    if (exporter && hasBoundedFlush(exporter)) {
+      // obs's OTLP exporter holds every drained batch in its queue; it abandons them itself.
       await exporter.flushWithin(timeoutMs);
       return;
     }

@@ -1,5 +1,5 @@
-import { truncateText } from '../capture.js';
-import { safeStringify } from '../serialize.js';
+import { truncateText } from '../util/capture.js';
+import { safeStringify } from '../util/serialize.js';
 import { redact, redactJsonText } from './redact.js';
 
 const utf8 = new TextDecoder();

@@ -1,7 +1,7 @@
 import { context, SpanKind, type Attributes, type Context } from '@opentelemetry/api';
-import { ObsAttributes } from '../attributes.js';
-import { TextCapture } from '../capture.js';
-import { logger } from '../logger.js';
+import { ObsAttributes } from '../tracing/attributes.js';
+import { TextCapture } from '../util/capture.js';
+import { logger } from '../util/logger.js';
 import { LATE_ATTRIBUTES_KEY, LateAttributes } from '../tracing/late-attributes.js';
 import { ObsObservation } from '../tracing/observation.js';
 import { errorMessage, recordErrorOnSpan } from '../tracing/record-error.js';
@@ -20,7 +20,7 @@ import {
   type ObsHttpOptions,
 } from './options.js';
 import { redactKeySet } from './redact.js';
-import { holdFlushUntil } from '../flush-barrier.js';
+import { holdFlushUntil } from '../util/flush-barrier.js';
 import type { ObsRequestHandle } from './request-handle.js';
 import { isClientErrorStatus } from './status-rule.js';
 

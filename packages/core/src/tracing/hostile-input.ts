@@ -4,8 +4,8 @@
  * the tracing API never throws into the app.
  */
 import type { Attributes, Span } from '@opentelemetry/api';
-import { ObsAttributes, type ObservationType } from '../attributes.js';
-import { logger } from '../logger.js';
+import { ObsAttributes, type ObservationType } from './attributes.js';
+import { logger } from '../util/logger.js';
 import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
 
 /** What an unreadable value is recorded as. */

@@ -6,7 +6,7 @@
  * when the span's context is inside obs work, and on its own otherwise. Nothing else changes.
  */
 import { context, type Context, type Span, type SpanOptions, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { isLlmScope } from '../export/span-filter.js';
+import { isLlmScope } from './scopes.js';
 import { IN_OBS_TRACE_KEY } from './context-keys.js';
 
 type GetTracer = TracerProvider['getTracer'];

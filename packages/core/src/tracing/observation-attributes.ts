@@ -1,7 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
-import { ObsAttributes, type ObservationLevel, type ObservationType } from '../attributes.js';
-import { flattenInto, objectSink, type AttributeSink } from '../flatten.js';
-import { toAttributeString } from '../serialize.js';
+import { ObsAttributes, type ObservationLevel, type ObservationType } from './attributes.js';
+import { flattenInto, objectSink, type AttributeSink } from '../util/flatten.js';
+import { toAttributeString } from '../util/serialize.js';
 
 /** Attributes every observation type accepts. */
 export interface ObsSpanAttributes {

@@ -1,10 +1,10 @@
 import type { Span, SpanContext, TimeInput } from '@opentelemetry/api';
-import { ObsAttributes, type ObservationType } from '../attributes.js';
-import { logger } from '../logger.js';
+import { ObsAttributes, type ObservationType } from './attributes.js';
+import { logger } from '../util/logger.js';
 import { type ObsObservationAttributes } from './observation-attributes.js';
 import { setSpanAttributes } from './hostile-input.js';
 import { recordErrorOnSpan } from './record-error.js';
-import type { StartObservationOptions } from './start.js';
+import type { StartObservationOptions } from './start-options.js';
 
 type StartChild = (name: string, attributes: ObsObservationAttributes | undefined, options: StartObservationOptions) => ObsObservation;
 

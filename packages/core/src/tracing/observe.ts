@@ -1,6 +1,6 @@
 import { context, type Context } from '@opentelemetry/api';
-import type { ObservationType } from '../attributes.js';
-import { logger } from '../logger.js';
+import type { ObservationType } from './attributes.js';
+import { logger } from '../util/logger.js';
 import type { ObsObservation } from './observation.js';
 import type { ObsObservationAttributes } from './observation-attributes.js';
 import { isThenable } from './settle.js';

@@ -1,8 +1,8 @@
 import { context, trace, type Attributes, type Context } from '@opentelemetry/api';
-import { ObsAttributes } from '../attributes.js';
-import { flattenAttributes } from '../flatten.js';
-import { logger } from '../logger.js';
-import { safeStringify } from '../serialize.js';
+import { ObsAttributes } from './attributes.js';
+import { flattenAttributes } from '../util/flatten.js';
+import { logger } from '../util/logger.js';
+import { safeStringify } from '../util/serialize.js';
 import { IN_OBS_TRACE_KEY, PROPAGATED_ATTRIBUTES_KEY } from './context-keys.js';
 import { layer } from './layered-context.js';
 

@@ -1,6 +1,6 @@
 /** Recording an error on a span the obs way, shared by observations, `observe` and the adapters. */
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import { ObsAttributes } from '../attributes.js';
+import { ObsAttributes } from './attributes.js';
 
 /** Level ERROR, status message, OTel status ERROR and an exception event; never throws. */
 export function recordErrorOnSpan(span: Span, error: unknown, message?: string): void {

@@ -1,37 +1,20 @@
 import { context, trace, type Context, type SpanContext, type TimeInput } from '@opentelemetry/api';
-import { ObsAttributes, OBSERVATION_TYPES, type ObservationType } from '../attributes.js';
-import { logger } from '../logger.js';
+import { ObsAttributes, OBSERVATION_TYPES, type ObservationType } from './attributes.js';
+import { logger } from '../util/logger.js';
 import { IN_OBS_TRACE_KEY } from './context-keys.js';
 import { ObsObservation, provideChildStarter } from './observation.js';
 import { recordErrorOnSpan } from './record-error.js';
 import { type ObsObservationAttributes } from './observation-attributes.js';
 import { safeName, safeOptions, safeSpanAttributes, setSpanAttributes } from './hostile-input.js';
 import { endWhenSettled } from './settle.js';
+import type { StartActiveObservationOptions, StartObservationOptions } from './start-options.js';
 import { getObsTracer } from './tracer.js';
 import { layer, SPAN_KEY } from './layered-context.js';
 
 /** What an active observation's context sets: the span, and that this is obs work. */
 const OBSERVATION_KEYS = [SPAN_KEY, IN_OBS_TRACE_KEY] as const;
 
-/** Options of `startObservation`. */
-export interface StartObservationOptions {
-  /** Observation type; default `span`. */
-  asType?: ObservationType;
-  /** Parent to attach to instead of the active span (e.g. from another process). */
-  parentSpanContext?: SpanContext;
-  /**
-   * Context to start in instead of the active one: its span is the parent and its propagated
-   * attributes apply (for work recorded later than it ran, e.g. queued callbacks).
-   */
-  parentContext?: Context;
-  startTime?: TimeInput;
-}
-
-/** Options of `startActiveObservation`. */
-export interface StartActiveObservationOptions extends StartObservationOptions {
-  /** End the observation when `fn` returns or its Promise settles; default true. */
-  endOnExit?: boolean;
-}
+export type { StartObservationOptions, StartActiveObservationOptions } from './start-options.js';
 
 /** Starts an observation (not made active); call `end()` on it. */
 export function startObservation(

@@ -1,5 +1,5 @@
 import { trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { SDK_TRACER_NAME, SDK_VERSION } from '../version.js';
+import { SDK_TRACER_NAME, SDK_VERSION } from '../util/version.js';
 
 const PROVIDER_SLOT = Symbol.for('obs.isolated_tracer_provider');
 type Slot = { [PROVIDER_SLOT]?: TracerProvider };

@@ -1,5 +1,5 @@
 import { context, type Context } from '@opentelemetry/api';
-import { TextCapture } from '../capture.js';
+import { TextCapture } from '../util/capture.js';
 import type { ObsObservation } from './observation.js';
 import { recordErrorOnSpan } from './record-error.js';
 

@@ -1,7 +1,7 @@
 import type { ObsServer } from '@obs/local-server';
 import { ObsClient } from '../../src/client/client.js';
 import type { ObsClientOptions } from '../../src/client/options.js';
-import type { LogLevel } from '../../src/logger.js';
+import type { LogLevel } from '../../src/util/logger.js';
 import type { LogLine } from '../support/server.js';
 
 export type { LogLine } from '../support/server.js';

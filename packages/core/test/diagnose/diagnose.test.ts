@@ -12,10 +12,10 @@ import { setupObsServer } from '@obs/local-server/testing';
 import { trace } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/diagnose.js';
-import { initObs } from '../../src/init.js';
-import { setLogLevel } from '../../src/logger.js';
-import { warnMisplacedOptions } from '../../src/misplaced-options.js';
+import { diagnose } from '../../src/setup/diagnose.js';
+import { initObs } from '../../src/setup/init.js';
+import { setLogLevel } from '../../src/util/logger.js';
+import { warnMisplacedOptions } from '../../src/config/misplaced-options.js';
 import { captureLogs, type LogLine, restoreLogger, TRACING_KEYS } from '../support/server.js';
 
 const { server } = await setupObsServer({ ...TRACING_KEYS, reset: false }).ready;

@@ -155,7 +155,7 @@ describe('compression resolution', () => {
 
 describe('gzip', () => {
   it('round-trips small (synchronous), large and incompressible (several output chunks) bodies', async () => {
-    const { gzip } = await import('../../src/export/compression.js');
+    const { gzip } = await import('../../src/export/otlp/compression.js');
     const { randomBytes } = await import('node:crypto');
     const text = new TextEncoder().encode('span text that repeats, as span batches do. '.repeat(20_000)); // ~880 KB
     const noise = new Uint8Array(randomBytes(10 * 1024 * 1024)); // compresses to more than one 4 MiB chunk

@@ -6,7 +6,7 @@
  * exporter's tests against the local server (delivery.test.ts, faults/).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DELIVERY_LIMITS, DeliveryQueue, type DeliveryTransport } from '../../src/export/delivery-queue.js';
+import { DEFAULT_DELIVERY_LIMITS, DeliveryQueue, type DeliveryTransport } from '../../src/export/delivery/delivery-queue.js';
 import { captureLogs, restoreLogger } from '../support/server.js';
 
 /** A body of `n` bytes standing for `n` encoded spans. */

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { ObsOtlpExporter, ObsSpanProcessor } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
-import { EncodedSpanBatch, encodeTraceExportRequest } from '../../src/export/otlp-proto-encoder.js';
+import { EncodedSpanBatch, encodeTraceExportRequest } from '../../src/export/otlp/otlp-proto-encoder.js';
 import { LightTracerProvider } from '../../src/tracing/provider/light-provider.js';
 import { captureLogs, restoreLogger, TRACING_KEYS } from '../tracing/harness.js';
 import { setupObsServer } from '@obs/local-server/testing';
@@ -366,7 +366,7 @@ describe('encodeTraceExportRequest', () => {
     g.EdgeRuntime = 'edge-runtime';
     vi.resetModules();
     try {
-      const edge = await import('../../src/export/otlp-proto-encoder.js');
+      const edge = await import('../../src/export/otlp/otlp-proto-encoder.js');
       const out = edge.encodeTraceExportRequest(realSpans());
       expect(Buffer.isBuffer(out)).toBe(false);
       expectSameAsOfficial(realSpans(), edge.encodeTraceExportRequest);

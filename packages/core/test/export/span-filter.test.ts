@@ -3,7 +3,7 @@
  * the web frameworks' of the foreign-tracer e2e scenarios included (tests/foreign-tracers.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { isFrameworkScope } from '../../src/export/span-filter.js';
+import { isFrameworkScope } from '../../src/tracing/scopes.js';
 
 describe('isFrameworkScope', () => {
   it.each([

@@ -8,8 +8,8 @@ import { decodeOtlpProtobuf } from '@obs/local-server';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { encodeTraceExportRequest } from '../../src/export/otlp-proto-encoder.js';
-import { splitTraceExportRequest } from '../../src/export/protobuf/split-request.js';
+import { encodeTraceExportRequest } from '../../src/export/otlp/otlp-proto-encoder.js';
+import { splitTraceExportRequest } from '../../src/export/otlp/protobuf/split-request.js';
 
 /** Spans of two resources (the second with a schema URL), each with two scopes (one versioned, with attributes). */
 function spansOfTwoResources(perScope: number): ReadableSpan[] {

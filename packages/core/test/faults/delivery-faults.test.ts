@@ -11,7 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpObserver } from '../../src/http/index.js';
 import { ObsClient, startObservation } from '../../src/index.js';
-import { ENCODE_EVERY } from '../../src/export/batch-queue.js';
+import { ENCODE_EVERY } from '../../src/export/pipeline/batch-queue.js';
 import { TRACES_PATH, TRUNCATION_MARKER } from '../../src/kit.js';
 import { captureLogs, restoreLogger, type LogLine } from '../support/server.js';
 import { installTracing, type Tracing } from '../tracing/harness.js';

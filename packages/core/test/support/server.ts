@@ -4,7 +4,7 @@
  * an array.
  */
 import type { ObsServer } from '@obs/local-server';
-import { type LogLevel, setLogger } from '../../src/logger.js';
+import { type LogLevel, setLogger } from '../../src/util/logger.js';
 
 export type { ObsServer };
 

@@ -1,6 +1,6 @@
 export { ObsApiClient } from './client.js';
 export { ObsApiError, ObsApiTimeoutError } from './core/errors.js';
-export type { BackoffOptions } from '../../retry.js';
+export type { BackoffOptions } from '../../util/retry.js';
 export type { EmptyRequest, RequestOptions } from './core/types.js';
 export type { GetScoresRequest } from './resources/scores.js';
 export { MAX_TRACE_IDS_PER_DELETE, type DeleteTracesRequest } from './resources/trace.js';

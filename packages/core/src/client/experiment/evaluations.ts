@@ -1,6 +1,6 @@
 /** Evaluator results: checked, turned into scores, and evaluators traced as `evaluator` observations. */
 import { context, type Context } from '@opentelemetry/api';
-import { logger } from '../../logger.js';
+import { logger } from '../../util/logger.js';
 import { activeContextFor, startObservation } from '../../tracing/start.js';
 import { recordErrorOnSpan } from '../../tracing/record-error.js';
 import type { ScoreBody } from '../scores/types.js';

@@ -1,5 +1,5 @@
 /** `client.experiment`: runs a task over items with evaluators, recorded through span attributes and scores. */
-import { logger } from '../../logger.js';
+import { logger } from '../../util/logger.js';
 import { flushObsSpans } from '../../tracing/tracer.js';
 import type { ObsApiClient } from '../api/client.js';
 import type { ScoreManager } from '../scores/manager.js';

@@ -1,5 +1,5 @@
 /** Progress of a run: one updating line on a terminal, a few plain lines otherwise, and the `onProgress` callback. */
-import { logger } from '../../logger.js';
+import { logger } from '../../util/logger.js';
 import { describeError } from '../util/describe.js';
 import type { ExperimentProgress } from './types.js';
 

@@ -1,8 +1,8 @@
 /** One item of a run: its `experiment-item-run` root observation, the task inside it, then its evaluators and scores. */
 import { context, isSpanContextValid, trace, type Attributes } from '@opentelemetry/api';
-import { ObsAttributes } from '../../attributes.js';
-import { logger } from '../../logger.js';
-import { toAttributeString } from '../../serialize.js';
+import { ObsAttributes } from '../../tracing/attributes.js';
+import { logger } from '../../util/logger.js';
+import { toAttributeString } from '../../util/serialize.js';
 import { recordErrorOnSpan } from '../../tracing/record-error.js';
 import { activeContextFor, startObservation } from '../../tracing/start.js';
 import type { ScoreManager } from '../scores/manager.js';

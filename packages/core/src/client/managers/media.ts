@@ -1,4 +1,4 @@
-import { logger } from '../../logger.js';
+import { logger } from '../../util/logger.js';
 import type { ObsApiClient } from '../api/client.js';
 import { bytesToBase64 } from '../util/base64.js';
 import { describeError } from '../util/describe.js';

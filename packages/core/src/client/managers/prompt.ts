@@ -1,4 +1,4 @@
-import { logger } from '../../logger.js';
+import { logger } from '../../util/logger.js';
 import type { ObsApiClient } from '../api/client.js';
 import type { RequestOptions } from '../api/core/types.js';
 import type { GetPromptRequest } from '../api/resources/prompts.js';

@@ -1,5 +1,5 @@
 import { isSpanContextValid, trace as otelTrace } from '@opentelemetry/api';
-import { logger } from '../../logger.js';
+import { logger } from '../../util/logger.js';
 import { describeError } from '../util/describe.js';
 import type { ScoreQueue } from './queue.js';
 import type { ScoreBody, ScoreTarget, TargetedScoreBody } from './types.js';

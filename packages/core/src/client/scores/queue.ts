@@ -1,7 +1,7 @@
-import { logger } from '../../logger.js';
+import { logger } from '../../util/logger.js';
 import type { CreateScoreRequest, CreateScoresResponse } from '../api/types.js';
-import { OutageLog } from '../../export/outage-log.js';
-import { backoffDelay, isRetryableStatus, sleep } from '../../retry.js';
+import { OutageLog } from '../../util/outage-log.js';
+import { backoffDelay, isRetryableStatus, sleep } from '../../util/retry.js';
 import { ObsApiError, ObsApiTimeoutError } from '../api/core/errors.js';
 import { describeError, summarize } from '../util/describe.js';
 import { unrefTimer } from '../util/timers.js';

@@ -1,5 +1,5 @@
-import { truncateText } from '../../capture.js';
-import { safeStringify } from '../../serialize.js';
+import { truncateText } from '../../util/capture.js';
+import { safeStringify } from '../../util/serialize.js';
 
 /** A short, never-throwing description of an error or value for a log line. */
 export function describeError(err: unknown): string {

@@ -1,5 +1,5 @@
 import { context } from '@opentelemetry/api';
-import { logger } from '../../logger.js';
+import { logger } from '../../util/logger.js';
 import { errorMessage } from '../../tracing/record-error.js';
 import type { ObsHttpOptions } from '../options.js';
 import { HttpObserver, type RequestObservation } from '../request-observation.js';

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../tracing/record-error.js';
-import { logger } from '../../logger.js';
+import { logger } from '../../util/logger.js';
 import { hasContent, type RequestObservation } from '../request-observation.js';
 import type { NodeRequestLike, NodeResponseLike } from './node-types.js';
 import type { NodeResponseCapture } from './response-capture.js';

@@ -1,9 +1,9 @@
 import { ObsApiError, ObsApiTimeoutError } from './errors.js';
-import { INSPECT_CUSTOM, inspectSummary } from '../../../secret-inspect.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type BackoffOptions } from '../../../retry.js';
+import { INSPECT_CUSTOM, inspectSummary } from '../../../util/secret-inspect.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type BackoffOptions } from '../../../util/retry.js';
 import type { ApiCall, RequestOptions } from './types.js';
 import { buildUrl, invalidPathParam } from './url.js';
-import { MAX_TIMER_MS } from '../../../numeric-option.js';
+import { MAX_TIMER_MS } from '../../../config/numeric-option.js';
 import { nonNegativeInteger, positive } from '../../util/numbers.js';
 
 /** How a `Transport` reaches the server; built once per client. */

@@ -1,0 +1,217 @@
+/**
+ * Ended spans waiting for export: batches of `flushAt`, a partial batch after `flushInterval`,
+ * each span at once in `immediate` mode, bounded by `maxQueueSize`. Serialising happens after the
+ * user's `span.end()`, never inside it: with an exporter that takes encoded batches
+ * (`EncodedExporter`, obs's own) ended spans are encoded into the bytes of their batch in a turn
+ * of the event loop of their own, once `ENCODE_EVERY` have ended (or at the flush interval), so
+ * no span object outlives its request by more than a few requests; a span the processor's steps
+ * say is not ready (its request still waits for `identify`) stays an object until it is.
+ * Another exporter gets span objects in batches, as OpenTelemetry's `BatchSpanProcessor` hands
+ * them over.
+ */
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { logger } from '../../util/logger.js';
+import { isNodeRuntime } from '../../util/runtime.js';
+import { type EncodedExporter, isEncodedExporter, type SpanBatchEncoder } from './exporter-capabilities.js';
+
+export interface BatchQueueOptions {
+  immediate: boolean;
+  flushAt: number;
+  flushIntervalMs: number;
+  maxQueueSize: number;
+}
+
+/** What the processor does to an ended span on its way out; the queue only buffers and schedules. */
+export interface ExportSteps {
+  /** Whether the span may be serialised now (false while its request's `identify` is pending). */
+  ready(span: ReadableSpan): boolean;
+  /** The span as it is exported (late attributes applied, parent reshaped); may be a view. */
+  prepare(span: ReadableSpan): ReadableSpan;
+}
+
+/**
+ * With obs's own exporter, how many ended spans call for a turn that encodes them. Not one turn
+ * per request: that is a `setImmediate` per request, and on Node.js 22 `AsyncLocalStorage` runs
+ * its async hooks on each. A few dozen span objects outlive their request by a few requests only,
+ * and still die young.
+ */
+export const ENCODE_EVERY = 32;
+
+export class BatchQueue {
+  /** Ended spans not encoded or handed over yet. */
+  private spans: ReadableSpan[] = [];
+  /** The exporter when it takes batches encoded span by span. */
+  private readonly encoder?: EncodedExporter;
+  /** The batch being encoded (with `encoder`). */
+  private batch?: SpanBatchEncoder;
+  private readonly pending = new Set<Promise<void>>();
+  private timer?: ReturnType<typeof setTimeout>;
+  private droppedLogged = false;
+  private turnScheduled = false;
+  /** Spans pushed since the last turn or drain. */
+  private sinceTurn = 0;
+  /** How many pushed spans call for a turn. */
+  private readonly turnEvery: number;
+
+  constructor(
+    private readonly exporter: SpanExporter,
+    readonly options: BatchQueueOptions,
+    private readonly steps: ExportSteps,
+  ) {
+    if (isEncodedExporter(exporter)) this.encoder = exporter;
+    this.turnEvery = options.immediate ? 1 : this.encoder ? Math.min(ENCODE_EVERY, options.flushAt) : options.flushAt;
+  }
+
+  /** Spans waiting for export (as objects or encoded). */
+  get length(): number {
+    return this.spans.length + (this.batch?.count ?? 0);
+  }
+
+  /** Whether there is room for one more span (logs once per batch handed over when there is not). */
+  hasRoom(): boolean {
+    if (this.length < this.options.maxQueueSize) return true;
+    if (!this.droppedLogged) logger.error(`span queue full (${this.options.maxQueueSize}); dropping spans until the server catches up`);
+    this.droppedLogged = true;
+    return false;
+  }
+
+  push(span: ReadableSpan): void {
+    this.spans.push(span);
+    if (++this.sinceTurn >= this.turnEvery) this.scheduleTurn();
+    else this.timer ??= this.startTimer();
+  }
+
+  /** Resolves when every span handed over so far has been answered by the exporter. */
+  async flush(): Promise<void> {
+    this.drain();
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** Hands every waiting span to the exporter now (identities still pending are not waited for). */
+  drain(): void {
+    this.stopTimer();
+    this.sinceTurn = 0;
+    if (this.encoder) {
+      this.encodeEnded(true);
+      this.handOverEncoded();
+    } else {
+      while (this.spans.length > 0) {
+        const batch = this.spans.splice(0, this.options.flushAt);
+        this.exportBatch(batch);
+      }
+    }
+    this.droppedLogged = false;
+  }
+
+  /** The turn after enough spans ended: encodes them (with `encoder`) or drains a full batch. */
+  private turn(): void {
+    this.sinceTurn = 0;
+    if (!this.encoder) {
+      this.drain();
+      return;
+    }
+    this.encodeEnded(this.options.immediate);
+    if (this.options.immediate) this.handOverEncoded();
+    else if (this.length > 0) this.timer ??= this.startTimer();
+  }
+
+  /**
+   * Encodes the ended spans into the batch, handing over each full one; spans whose request
+   * identity is pending wait, unless `all`.
+   */
+  private encodeEnded(all: boolean): void {
+    const spans = this.spans;
+    if (spans.length === 0) return;
+    this.spans = [];
+    let waiting: ReadableSpan[] | undefined;
+    for (let i = 0; i < spans.length; i++) {
+      const span = spans[i]!;
+      if (!all && !this.steps.ready(span)) {
+        (waiting ??= []).push(span);
+        continue;
+      }
+      const batch = (this.batch ??= this.encoder!.startBatch());
+      try {
+        batch.add(this.steps.prepare(span));
+      } catch (err) {
+        logger.error(`span "${span.name}" could not be serialised and is dropped: ${String(err)}`);
+      }
+      if (batch.count >= this.options.flushAt) this.handOverEncoded();
+    }
+    if (waiting) this.spans = waiting.concat(this.spans);
+  }
+
+  private handOverEncoded(): void {
+    const batch = this.batch;
+    if (!batch || batch.count === 0) return;
+    this.batch = undefined;
+    if (this.spans.length === 0) this.stopTimer();
+    this.droppedLogged = false;
+    const settle = this.track();
+    try {
+      // Failures are reported by the exporter (one line per outage).
+      this.encoder!.exportEncoded(batch, settle);
+    } catch (err) {
+      logger.error(`exporter threw: ${String(err)}`);
+      settle();
+    }
+  }
+
+  private exportBatch(spans: ReadableSpan[]): void {
+    const settle = this.track();
+    try {
+      // Failures are reported by the exporter (ObsOtlpExporter: one line per outage).
+      this.exporter.export(
+        spans.map((span) => this.steps.prepare(span)),
+        () => settle(),
+      );
+    } catch (err) {
+      logger.error(`exporter threw: ${String(err)}`);
+      settle();
+    }
+  }
+
+  /** A promise `flush` waits for, and the function that settles it. */
+  private track(): () => void {
+    // No closure here may see the spans: the callback lives until the batch is delivered, and an
+    // exporter that holds encoded bytes lets the span objects go before that (during an outage).
+    let settle!: () => void;
+    const p = new Promise<void>((resolve) => (settle = resolve));
+    this.pending.add(p);
+    void p.then(() => this.pending.delete(p));
+    return settle;
+  }
+
+  private startTimer(): ReturnType<typeof setTimeout> {
+    const t = setTimeout(() => {
+      this.timer = undefined;
+      this.drain();
+    }, this.options.flushIntervalMs);
+    // A pending partial batch must never keep a process alive; shutdown hooks flush it.
+    (t as { unref?: () => void }).unref?.();
+    return t;
+  }
+
+  private stopTimer(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private scheduleTurn(): void {
+    if (this.turnScheduled) return;
+    this.turnScheduled = true;
+    nextTurn(() => {
+      this.turnScheduled = false;
+      this.turn();
+    });
+  }
+}
+
+/**
+ * Runs `fn` in the next turn of the event loop: `setImmediate` on Node.js; a zero timer elsewhere
+ * (edge runtimes, where `setImmediate` may exist and throw when called).
+ */
+const nextTurn: (fn: () => void) => void =
+  isNodeRuntime() && typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0);

@@ -1,0 +1,88 @@
+/**
+ * `initObs`: one call sets tracing up (tracer provider, async context, `ObsSpanProcessor`, client)
+ * and returns the handle that flushes and shuts them down. Idempotent per process.
+ */
+import { ObsClient } from '../client/client.js';
+import { ObsSpanProcessor } from '../export/span-processor.js';
+import { settleBeforeFlush } from '../util/flush-barrier.js';
+import { logger, setLogLevel } from '../util/logger.js';
+import type { ObsInitOptions, ObsTracingMode } from './init-options.js';
+import { findObsProcessor, registeredProvider, wireTracing } from './provider-choice.js';
+import { installShutdownHooks } from './shutdown-hooks.js';
+import { reportStartup } from './startup-report.js';
+
+export type { ObsInitOptions, ObsTracingMode } from './init-options.js';
+
+/** What `initObs` returns: the client, the processor, and flush/shutdown of both. */
+export interface ObsHandle {
+  client: ObsClient;
+  spanProcessor: ObsSpanProcessor;
+  /** `registered`: obs owns the global provider; `attached`: obs added its processor to an existing one; `isolated`: obs spans use a private provider. */
+  mode: ObsTracingMode;
+  /** Resolves when every span and score accepted so far is on the server. */
+  flush(): Promise<void>;
+  /** Flushes, then stops exporting. */
+  shutdown(): Promise<void>;
+}
+
+const HANDLE_SLOT = Symbol.for('obs.handle');
+type Slot = { [HANDLE_SLOT]?: ObsHandle };
+
+/** The handle of an earlier `initObs`, if any (adapters use it to decide whether to init). */
+export function getObsHandle(): ObsHandle | undefined {
+  return (globalThis as Slot)[HANDLE_SLOT];
+}
+
+/**
+ * Sets tracing up in one call: tracer provider, async context, `ObsSpanProcessor`, client.
+ * Idempotent: a second call returns the first handle (dev reloads, several adapters). When
+ * another tracer provider is registered (Sentry, `@vercel/otel`), obs attaches its processor
+ * to it where it can, else runs an isolated provider for obs spans, and logs which it chose.
+ * Never throws: without keys or base URL it warns once and exports nothing.
+ */
+export function initObs(options: ObsInitOptions = {}): ObsHandle {
+  if (options.debug) setLogLevel('debug');
+  const existing = getObsHandle();
+  if (existing) {
+    logger.debug('initObs: already initialised, returning the existing handle');
+    return existing;
+  }
+  // A provider the user built with ObsSpanProcessor already exports obs spans: reuse it.
+  const foreign = registeredProvider();
+  const existingProcessor = foreign ? findObsProcessor(foreign) : undefined;
+  const spanProcessor = existingProcessor ?? new ObsSpanProcessor(options);
+  const client = new ObsClient({
+    publicKey: options.publicKey,
+    secretKey: options.secretKey,
+    baseUrl: options.baseUrl,
+    environment: options.environment,
+    ...options.client,
+  });
+  const tracing = wireTracing(spanProcessor, options, existingProcessor !== undefined);
+  const { mode } = tracing;
+  const handle: ObsHandle = {
+    client,
+    spanProcessor,
+    mode,
+    async flush() {
+      await settleBeforeFlush();
+      await Promise.all([spanProcessor.forceFlush(), client.flush()]);
+    },
+    async shutdown() {
+      await settleBeforeFlush();
+      await Promise.all([tracing.provider ? tracing.provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]);
+      if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
+      tracing.unwire();
+    },
+  };
+  (globalThis as Slot)[HANDLE_SLOT] = handle;
+  if (options.flushOnExit !== false) {
+    // Bounded, so a black-holed server cannot hold the process past a grace period.
+    installShutdownHooks(
+      async () => void (await Promise.all([spanProcessor.flushWithin(), client.flush()])),
+      spanProcessor.shutdownTimeoutMs,
+    );
+  }
+  reportStartup({ mode, exporting: spanProcessor.enabled, foreign, options });
+  return handle;
+}
