@@ -1,5 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -9,4 +10,25 @@ const root = dirname(fileURLToPath(import.meta.url));
  */
 export function sharedReporters(workspaceDir: string): NonNullable<import('vitest/node').UserConfig['test']>['reporters'] {
   return ['default', ['json', { outputFile: join(root, '.test-results', `${basename(workspaceDir)}.json`) }]];
+}
+
+/**
+ * The two test projects of a package whose tests trace through `initObs`: every test on obs's own
+ * light tracer provider, and `sdkInclude` again on OpenTelemetry's SDK provider (what `initObs`
+ * builds when a sampler is configured, and the path taken whenever obs attaches to Sentry or an
+ * OpenTelemetry SDK), so that path cannot rot unseen.
+ */
+export function providerProjects(include: string[], sdkInclude: string[] = include, sdkExclude: string[] = []): TestProjectInlineConfiguration[] {
+  return [
+    { extends: true, test: { name: 'light-provider', include } },
+    {
+      extends: true,
+      test: {
+        name: 'sdk-provider',
+        include: sdkInclude,
+        exclude: sdkExclude,
+        env: { OBS_TEST_PROVIDER: 'sdk', OTEL_TRACES_SAMPLER: 'parentbased_always_on' },
+      },
+    },
+  ];
 }

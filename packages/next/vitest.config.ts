@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
-import { sharedReporters } from '../../vitest.shared.js';
+import { providerProjects, sharedReporters } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Every test on both tracer providers (obs's light one, OpenTelemetry's SDK one).
+    projects: providerProjects(['test/**/*.test.ts']),
     // One real `next build` of examples/next for the suite (about half a minute on 2 cores).
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
