@@ -18,7 +18,11 @@ export function sharedReporters(workspaceDir: string): NonNullable<import('vites
  * builds when a sampler is configured, and the path taken whenever obs attaches to Sentry or an
  * OpenTelemetry SDK), so that path cannot rot unseen.
  */
-export function providerProjects(include: string[], sdkInclude: string[] = include, sdkExclude: string[] = []): TestProjectInlineConfiguration[] {
+export function providerProjects(
+  include: string[],
+  sdkInclude: string[] = include,
+  sdkExclude: string[] = [],
+): TestProjectInlineConfiguration[] {
   return [
     { extends: true, test: { name: 'light-provider', include } },
     {
