@@ -253,7 +253,7 @@ describe('one obs tree in a Nest 11 app next to OpenTelemetry instrumentations',
 // Node.js 22 behind `--experimental-async-context-frame` (Node.js 24's default): AsyncLocalStorage,
 // and so OpenTelemetry's context manager, follows the request through the async context frame
 // instead of a hook on every promise. READMEs recommend the flag for Nest on Node.js 22
-// (bench/RESULTS.md, issue 16 twelfth pass); the request must still make one tree.
+// (bench/RESULTS.md, Nest); the request must still make one tree.
 describe('one obs tree with AsyncLocalStorage on the async context frame', () => {
   // Node.js 24 rejects the flag: there the frame is the only AsyncLocalStorage.
   const frame = Number(process.versions.node.split('.')[0]) < 24 ? ['--experimental-async-context-frame'] : [];

@@ -1,83 +1,124 @@
-// CPU of exporting spans, the whole way: encode, gzip, POST to the local obs server (in a child
-// process, so its decoding is not counted), answer read. The exporter before this change (the
-// official ProtobufTraceSerializer, then gzip, then fetch) against today's ObsOtlpExporter with
-// its node:http keep-alive transport and with `useFetch`.
+// What exporting spans costs through obs's public exporter, next to OpenTelemetry's OTLP/proto
+// exporter on the same spans: CPU per span for the whole process (gzip on the thread pool
+// included) and for the main thread alone (what the app's event loop pays), and bytes per span
+// the local obs server received.
 //
-//   npm run build   (or: npx turbo run build --filter=@obs/core)
-//   node bench/core/export.mjs [--sends 400] [--reps 5]
+//   npm run build
+//   node bench/core/export.mjs [--spans text|small] [--batch 512] [--sends 40] [--reps 5]
+//                              [--pipelines obs,obs-none,obs-fetch,otel]
 //
-// For each batch size (2 spans: a request of the Express bench exported alone; 512: a full
-// batch), each pipeline sends the same batch `sends` times in a row (awaiting each), variants
-// alternated over `reps` repetitions; CPU is this process's user + system time (gzip runs on the
-// thread pool and is included) per span, median over repetitions.
+// Spans (spans.mjs, made by @obs/core): `text`, HTTP request roots with ~2.5 KB of input/output
+// text and their child span (issue 16 item 4's spans); `small`, request roots and LangChain-like
+// chain -> generation pairs of ~470 B each. Every pipeline gets the same batch through the
+// `SpanExporter` interface, `sends` times per repetition, pipelines rotated over `reps`;
+// the local obs server runs in a child process (its decoding is not counted). Pipelines:
+//   obs        ObsOtlpExporter as initObs() makes it: protobuf, gzip level 1, node:http keep-alive
+//   obs-none   the same with compression 'none': encode and POST without gzip (gzip's share)
+//   obs-fetch  the same as obs with useFetch: true (fetch instead of node:http)
+//   otel       OpenTelemetry's OTLPTraceExporter (proto, gzip: zlib's default level 6)
+// Then gzip levels 1-6 on the batch's OTLP bytes alone (OpenTelemetry's serializer; obs's encoder
+// writes the same bytes, as packages/core's encoder tests check): CPU and bytes per span.
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { ObsOtlpExporter } from '@obs/core';
 import { TRACES_PATH } from '@obs/core/kit';
 import { ask, median, startObsServerProcess } from '../lib/http-rounds.mjs';
-import { makeSpans } from './spans.mjs';
+import { makeSpans, makeTextSpans } from './spans.mjs';
 
-const { values } = parseArgs({ options: { sends: { type: 'string', default: '400' }, reps: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    spans: { type: 'string', default: 'text' },
+    batch: { type: 'string', default: '512' },
+    sends: { type: 'string', default: '40' },
+    reps: { type: 'string', default: '5' },
+    pipelines: { type: 'string', default: 'obs,obs-none,obs-fetch,otel' },
+  },
+});
+const BATCH = Number(values.batch);
 const SENDS = Number(values.sends);
 const REPS = Number(values.reps);
+if (!['text', 'small'].includes(values.spans)) throw new Error('--spans is text or small');
 
-const otelRequire = createRequire(createRequire(import.meta.url).resolve('@opentelemetry/exporter-trace-otlp-proto'));
+const benchRequire = createRequire(import.meta.url);
+const { OTLPTraceExporter } = benchRequire('@opentelemetry/exporter-trace-otlp-proto');
+const otelRequire = createRequire(benchRequire.resolve('@opentelemetry/exporter-trace-otlp-proto'));
 const { ProtobufTraceSerializer } = otelRequire('@opentelemetry/otlp-transformer');
-const { gzip } = await import(new URL('../../packages/core/dist/export/compression.js', import.meta.url));
 
 const { child, conn } = await startObsServerProcess();
-const options = { baseUrl: conn.url, publicKey: conn.publicKey, secretKey: conn.secretKey, compression: 'gzip' };
-
-const httpExporter = new ObsOtlpExporter(options);
-const fetchExporter = new ObsOtlpExporter({ ...options, useFetch: true });
-const url = `${conn.url}${TRACES_PATH}`;
-const headers = {
-  Authorization: `Basic ${Buffer.from(`${conn.publicKey}:${conn.secretKey}`).toString('base64')}`,
-  'Content-Type': 'application/x-protobuf',
-  'Content-Encoding': 'gzip',
-  'x-obs-ingestion-version': '4',
+const keys = { baseUrl: conn.url, publicKey: conn.publicKey, secretKey: conn.secretKey };
+const auth = `Basic ${Buffer.from(`${conn.publicKey}:${conn.secretKey}`).toString('base64')}`;
+const exporters = {
+  obs: new ObsOtlpExporter({ ...keys, compression: 'gzip' }),
+  'obs-none': new ObsOtlpExporter({ ...keys, compression: 'none' }),
+  'obs-fetch': new ObsOtlpExporter({ ...keys, compression: 'gzip', useFetch: true }),
+  otel: new OTLPTraceExporter({
+    url: `${conn.url}${TRACES_PATH}`,
+    headers: { Authorization: auth, 'x-obs-ingestion-version': '4' },
+    compression: 'gzip',
+  }),
 };
-/** The exporter's send() before: official serializer, gzip, fetch. */
-async function previousSend(spans) {
-  const body = await gzip(ProtobufTraceSerializer.serializeRequest(spans));
-  const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) });
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-}
-const pipelines = {
-  'before: ProtobufTraceSerializer + gzip + fetch': previousSend,
-  'now: encodeTraceExportRequest + gzip + node:http keep-alive': (s) => httpExporter.send(s).then(check),
-  'now, useFetch: encodeTraceExportRequest + gzip + fetch': (s) => fetchExporter.send(s).then(check),
-};
-function check(result) {
-  if (result.code !== 0) throw result.error;
+const names = values.pipelines.split(',');
+for (const n of names) if (!exporters[n]) throw new Error(`unknown pipeline ${n}`);
+
+/** One export of `spans` through `exporter`, resolved when the server has answered. */
+const send = (exporter, spans) =>
+  new Promise((resolve, reject) =>
+    exporter.export(spans, (r) => (r.code === 0 ? resolve() : reject(r.error ?? new Error('export failed')))),
+  );
+const receivedBytes = async () => (await ask(child, 'stats', 'bytes')).bytes;
+
+const spans = values.spans === 'text' ? await makeTextSpans(BATCH) : (await makeSpans(BATCH)).slice(0, BATCH);
+const raw = ProtobufTraceSerializer.serializeRequest(spans);
+
+// Bytes per span as the server received them, and warm-up.
+const sent = {};
+for (const n of names) {
+  const before = await receivedBytes();
+  await send(exporters[n], spans);
+  sent[n] = ((await receivedBytes()) - before) / BATCH;
+  for (let i = 0; i < 9; i++) await send(exporters[n], spans);
 }
 
-const spans = await makeSpans(512);
-console.log(`Node ${process.version}, ${SENDS} sends per run, ${REPS} repetitions, gzip on`);
-console.log('| Batch | Pipeline | CPU µs per span (median) | CPU µs per request | wall µs per request |');
-console.log('|---:|---|---:|---:|---:|');
-for (const size of [2, 512]) {
-  const batch = spans.slice(0, size);
-  const sends = size === 2 ? SENDS : Math.max(20, Math.round(SENDS / 10));
-  const runs = Object.fromEntries(Object.keys(pipelines).map((k) => [k, { cpu: [], wall: [] }]));
-  for (const send of Object.values(pipelines)) for (let i = 0; i < 20; i++) await send(batch); // warm-up
-  for (let r = 0; r < REPS; r++) {
-    const names = Object.keys(pipelines);
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length];
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      for (let i = 0; i < sends; i++) await pipelines[name](batch);
-      const c = process.cpuUsage(c0);
-      runs[name].cpu.push((c.user + c.system) / sends);
-      runs[name].wall.push(((performance.now() - t0) * 1000) / sends);
-    }
-  }
-  for (const [name, { cpu, wall }] of Object.entries(runs)) {
-    console.log(`| ${size} | ${name} | ${(median(cpu) / size).toFixed(2)} | ${median(cpu).toFixed(0)} | ${median(wall).toFixed(0)} |`);
+const runs = Object.fromEntries(names.map((n) => [n, { cpu: [], main: [] }]));
+for (let r = 0; r < REPS; r++) {
+  for (let k = 0; k < names.length; k++) {
+    const n = names[(k + r) % names.length];
+    const c0 = process.cpuUsage();
+    const m0 = process.threadCpuUsage();
+    for (let i = 0; i < SENDS; i++) await send(exporters[n], spans);
+    const m = process.threadCpuUsage(m0);
+    const c = process.cpuUsage(c0);
+    runs[n].cpu.push((c.user + c.system) / SENDS / BATCH);
+    runs[n].main.push((m.user + m.system) / SENDS / BATCH);
   }
 }
+
+console.log(
+  `Node ${process.version}, ${values.spans} spans, ${BATCH}-span batches (${(raw.length / BATCH).toFixed(0)} B per span encoded), ` +
+    `${SENDS} sends per repetition, ${REPS} repetitions; medians`,
+);
+console.log('| pipeline | CPU µs per span, process | CPU µs per span, main thread | B per span received |');
+console.log('|---|---:|---:|---:|');
+for (const n of names) {
+  const { cpu, main } = runs[n];
+  console.log(`| ${n} | ${median(cpu).toFixed(2)} | ${median(main).toFixed(2)} | ${sent[n].toFixed(0)} |`);
+}
+
+console.log('\n| gzip level (the OTLP bytes alone) | CPU µs per span | B per span |');
+console.log('|---:|---:|---:|');
+for (let level = 1; level <= 6; level++) {
+  for (let i = 0; i < 3; i++) gzipSync(raw, { level });
+  const c0 = process.cpuUsage();
+  let out;
+  for (let i = 0; i < 10; i++) out = gzipSync(raw, { level });
+  const c = process.cpuUsage(c0);
+  console.log(`| ${level} | ${((c.user + c.system) / 10 / BATCH).toFixed(2)} | ${(out.length / BATCH).toFixed(0)} |`);
+}
+
 const stats = await ask(child, 'stats', 'spans');
-console.log(`server received ${stats.spans} spans`);
+const expected = BATCH * names.length * (10 + REPS * SENDS);
+console.log(`\nserver received ${stats.spans} of ${expected} spans`);
+for (const e of Object.values(exporters)) await e.shutdown();
 child.send('close');
+if (stats.spans !== expected) process.exitCode = 1;

@@ -1,4 +1,4 @@
-// Realistic obs spans for the core benches, made by @obs/core itself (built dist).
+// Realistic obs spans for the core benches, made by @obs/core itself through its public API.
 //
 // Span mix per "request" (what the Express and LangChain benches send): an HTTP root observation
 // (HttpObserver: method, path, route, JSON input and output, status code) with a child span of

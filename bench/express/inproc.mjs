@@ -4,19 +4,22 @@
 // suit before/after comparisons of the request path. Spans are still exported over HTTP to the
 // local obs server (another process), and counted there.
 //
-//   node bench/express/inproc.mjs [requests=20000] [rounds=7] [variants=plain,als,otel-root,obs,obs-identify,otel] [processes=1]
+//   node bench/express/inproc.mjs [requests=20000] [rounds=7] [variants=plain,als,otel-noio,light-root,obs,obs-identify] [processes=1]
+//
+// (`otel`, OpenTelemetry's http instrumentation, makes no server span for injected requests: time
+// it with cpu.mjs.)
 //
 // With processes > 1, the whole set of variants is started that many times, one set after the
 // other, each set with its own rotated rounds: V8 settles each process into its own tiering, and
 // the inline-cache share of a request moves by up to ~20 µs between processes of one variant
-// (bench/RESULTS.md, issue 16 seventh pass), which more rounds in one process do not average out.
+// (issue 16's seventh pass), which more rounds in one process do not average out.
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ask, median, startApp, startObsServerProcess } from '../lib/http-rounds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const [amount = '20000', reps = '7', variants = 'plain,als,otel-root,obs,obs-identify,otel', processes = '1'] = process.argv.slice(2);
+const [amount = '20000', reps = '7', variants = 'plain,als,otel-noio,light-root,obs,obs-identify', processes = '1'] = process.argv.slice(2);
 const names = variants.split(',');
 if (!names.includes('plain')) throw new Error('plain must be among the variants');
 const { child: obsServer, conn } = await startObsServerProcess();

@@ -1,10 +1,12 @@
 // Shared by the benchmarks: the local obs server process and IPC with it (`ask`, `median`), the
 // apps under load (`startApp`, `loadChat`), and for the HTTP benchmarks rounds of autocannon load
 // with the variant order rotated (`runRounds`: per round and variant req/s, app CPU per request,
-// export included, export bytes and spans per request) and their Markdown table (`resultsTable`).
+// export included, export bytes and spans per request), their Markdown table (`resultsTable`) and
+// the run.mjs of each HTTP bench (`runHttpBench`).
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -62,18 +64,18 @@ export const loadChat = (port, opts) =>
 
 /**
  * The command line shared by the HTTP benches: --rounds, --warmup, --duration (seconds),
- * --connections, --write, --node-args (for every app process), plus a bench's own `options`.
+ * --connections, --variants (comma-separated, `plain` first; `<variant>+acf` runs a variant on
+ * Node.js's AsyncContextFrame), --node-args (for every app process).
  */
-export function parseRoundArgs(options = {}) {
+export function parseRoundArgs(defaultVariants) {
   const { values } = parseArgs({
     options: {
       rounds: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '3' },
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '20' },
-      write: { type: 'boolean', default: false },
+      variants: { type: 'string', default: defaultVariants },
       'node-args': { type: 'string', default: '' },
-      ...options,
     },
   });
   return {
@@ -86,10 +88,30 @@ export function parseRoundArgs(options = {}) {
   };
 }
 
-/** The command that reproduces a run of `script` with these `parseRoundArgs` values (`extra`: the bench's own flags). */
-export function roundsCommand(script, args, extra = '') {
+// `--experimental-async-context-frame` on Node 22 (the default from Node 24): AsyncLocalStorage
+// without an async hook per promise.
+const ACF = '--experimental-async-context-frame';
+
+/**
+ * An HTTP bench's whole run (`run.mjs`): parses the command line, runs the rounds of `appScript`'s
+ * variants and prints the machine, the command that reproduces the run and the results table.
+ */
+export async function runHttpBench(script, appScript, defaultVariants) {
+  const args = parseRoundArgs(defaultVariants);
+  const variants = args.variants
+    .split(',')
+    .map((name) => (name.endsWith('+acf') ? { name, app: name.slice(0, -4), execArgv: [ACF] } : { name }));
+  if (variants[0].name !== 'plain') throw new Error('the first variant must be plain (the baseline)');
+  const loadBefore = loadavg()[0];
+  const rows = await runRounds({ ...args, appScript, variants });
   const nodeArgs = args['node-args'] ? ` --node-args='${args['node-args']}'` : '';
-  return `node ${script} --rounds ${args.rounds} --warmup ${args.warmup} --duration ${args.duration} --connections ${args.connections}${extra}${nodeArgs}`;
+  console.log(
+    `Node ${process.version}, ${cpus().length} cores, ${new Date().toISOString().slice(0, 16)}Z, ` +
+      `load average ${loadBefore.toFixed(1)} -> ${loadavg()[0].toFixed(1)}\n` +
+      `node ${script} --rounds ${args.rounds} --warmup ${args.warmup} --duration ${args.duration} ` +
+      `--connections ${args.connections} --variants ${args.variants}${nodeArgs}\n`,
+  );
+  console.log(resultsTable(variants, rows));
 }
 
 /**
@@ -137,13 +159,13 @@ export async function runRounds({ appScript, variants, rounds, warmup, duration,
 }
 
 /**
- * The Markdown results table of `runRounds`: one line per variant ({ name, label }), req/s ratios
- * to the first (baseline) variant of the same round (median, then the per-round ratios).
+ * The Markdown results table of `runRounds`: one line per variant ({ name }), req/s ratios to the
+ * first (baseline) variant of the same round (median, then the per-round ratios).
  */
 export function resultsTable(variants, rows) {
   const base = rows.get(variants[0].name);
   const lines = [
-    '| Variant | req/s ratio (median) | req/s (median) | CPU per request | added CPU per request | bytes on the wire per request |',
+    '| variant | req/s ratio (median, per round) | req/s | CPU/request | added CPU/request | bytes on the wire/request |',
     '|---|---:|---:|---:|---:|---:|',
   ];
   for (const [i, v] of variants.entries()) {
@@ -154,7 +176,7 @@ export function resultsTable(variants, rows) {
     const bytes = median(r.map((x) => x.bytesPerReq));
     const spans = median(r.map((x) => x.spansPerReq));
     lines.push(
-      `| ${v.label} | ${median(ratios).toFixed(2)}${i === 0 ? '' : ` (${ratios.map((x) => x.toFixed(2)).join(', ')})`} | ${Math.round(median(r.map((x) => x.rps))).toLocaleString('en')} | ${Math.round(cpu)} µs | ${i === 0 ? '-' : `${added >= 0 ? '+' : ''}${Math.round(added)} µs`} | ${bytes === 0 ? '-' : `${Math.round(bytes).toLocaleString('en')} (${spans.toFixed(0)} spans)`} |`,
+      `| ${v.name} | ${median(ratios).toFixed(2)}${i === 0 ? '' : ` (${ratios.map((x) => x.toFixed(2)).join(', ')})`} | ${Math.round(median(r.map((x) => x.rps))).toLocaleString('en')} | ${Math.round(cpu)} µs | ${i === 0 ? '-' : `${added >= 0 ? '+' : ''}${Math.round(added)} µs`} | ${bytes === 0 ? '-' : `${Math.round(bytes).toLocaleString('en')} (${spans.toFixed(0)} spans)`} |`,
     );
   }
   return lines.join('\n');

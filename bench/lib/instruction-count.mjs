@@ -113,7 +113,8 @@ export async function countInstructions({ appScript, script, variants, from, to,
   console.log(`|---|---:|---:|${KINDS.map(() => '---:').join('|')}|`);
   for (const v of names) {
     const cells = v === base ? KINDS.map(() => '-') : KINDS.map(([k]) => K(table[v][k] - table[base][k]));
-    const above = v === base ? '-' : `+${K(total(table[v]) - total(table[base]))}`;
+    const diff = total(table[v]) - total(table[base]);
+    const above = v === base ? '-' : `${diff >= 0 ? '+' : ''}${K(diff)}`;
     console.log(`| ${v} | ${K(total(table[v]))} | ${above} | ${cells.join(' | ')} |`);
   }
   const totals = Object.fromEntries(names.map((v) => [v, total(table[v])]));
@@ -128,11 +129,11 @@ export async function countInstructions({ appScript, script, variants, from, to,
 }
 
 /**
- * The entry points' command line: `[variants] [from] [to]` (defaults `variants`, 10000, 25000)
- * and `TOP=n` in the environment, for the bench app `appUrl`.
+ * The entry points' command line: `[variants] [from] [to]` (defaults: the bench's own) and `TOP=n`
+ * in the environment, for the bench app `appUrl`.
  */
-export async function countFromCommandLine(appUrl, variants) {
-  const [names = variants, from = '10000', to = '25000'] = process.argv.slice(2);
+export async function countFromCommandLine(appUrl, { variants, from: fromDefault, to: toDefault }) {
+  const [names = variants, from = String(fromDefault), to = String(toDefault)] = process.argv.slice(2);
   await countInstructions({
     appScript: fileURLToPath(appUrl),
     variants: names.split(','),

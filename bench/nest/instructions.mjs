@@ -1,11 +1,11 @@
 // Instructions per request of the Nest bench's variants, counted by valgrind instead of timed
-// (see ../lib/instruction-count.mjs), where timed rounds on this VM spread by ±20 µs: the JIT-code,
-// GC and gzip shares repeat within a few thousand instructions, the inline-cache share less so
-// (../RESULTS.md, issue 16 fourth pass).
+// (see ../lib/instruction-count.mjs), as the Express bench's are. The defaults are the variants
+// and the window (requests 12,000 to 20,000) of the figures in ../RESULTS.md.
 //
-//   node bench/nest/instructions.mjs [variants=plain,interceptor,obs] [from=10000] [to=25000]
+//   COUNT_NODE_FLAGS=--single-threaded node bench/nest/instructions.mjs \
+//     [variants=plain,interceptor,obs] [from=12000] [to=20000]
 //   (TOP=n also lists the n functions most above plain; needs valgrind, and setarch for fixed
 //   addresses: apt-get install -y valgrind; about 8 minutes for the defaults on 2 cores)
 import { countFromCommandLine } from '../lib/instruction-count.mjs';
 
-await countFromCommandLine(new URL('./app.mjs', import.meta.url), 'plain,interceptor,obs');
+await countFromCommandLine(new URL('./app.mjs', import.meta.url), { variants: 'plain,interceptor,obs', from: 12000, to: 20000 });
