@@ -1,0 +1,72 @@
+/**
+ * What the two readings of LLM library spans (the AI SDK's `ai.*`, OTel GenAI `gen_ai.*`) share:
+ * attribute parsing, the obs attributes they write (never over ones the span already has), the
+ * level a failed or cut-off call gets, and time-to-first-chunk as `completion_start_time`.
+ */
+import { SpanStatusCode, type Attributes, type AttributeValue, type HrTime } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { ObsAttributes } from '../tracing/attributes.js';
+import { toAttributeString } from '../util/serialize.js';
+
+/** Status message of a model call or agent that ended before the model finished. */
+export const UNFINISHED_MESSAGE = 'ended before the model finished (aborted or cancelled)';
+
+/** The obs attributes a reading produces, written onto the span at the end. */
+export class ObsReading {
+  readonly values: Attributes = {};
+
+  set(key: string, value: unknown): void {
+    const s = toAttributeString(value);
+    if (s !== undefined) this.values[key] = s;
+  }
+
+  /** Writes every value the span does not carry yet: what obs or the user set stays. */
+  writeTo(target: Attributes): void {
+    for (const key in this.values) if (target[key] === undefined) target[key] = this.values[key];
+  }
+}
+
+/** A JSON attribute's value; text that is not JSON is returned as it is. */
+export function parseJson(value: AttributeValue | undefined): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** An array attribute of JSON texts (`ai.values`) as values. */
+export function parseJsonArray(value: AttributeValue | undefined): unknown {
+  return Array.isArray(value) ? value.map((v) => parseJson(v as AttributeValue)) : parseJson(value);
+}
+
+/** Level ERROR and the status message for a span whose status is ERROR. */
+export function readError(span: ReadableSpan, out: ObsReading): boolean {
+  if (span.status?.code !== SpanStatusCode.ERROR) return false;
+  out.set(ObsAttributes.OBSERVATION_LEVEL, 'ERROR');
+  const exception = span.events?.find((e) => e.name === 'exception')?.attributes?.['exception.message'];
+  out.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, span.status.message || exception || 'error');
+  return true;
+}
+
+/** Level WARNING for a model call or agent that ended without the model finishing (an aborted stream). */
+export function markUnfinished(out: ObsReading): void {
+  out.set(ObsAttributes.OBSERVATION_LEVEL, 'WARNING');
+  out.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, UNFINISHED_MESSAGE);
+}
+
+/** `completion_start_time` `ms` after the span started, as ISO 8601. */
+export function completionStartAfter(span: ReadableSpan, ms: unknown, out: ObsReading): void {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return;
+  out.set(ObsAttributes.OBSERVATION_COMPLETION_START_TIME, new Date(hrTimeToMs(span.startTime) + ms).toISOString());
+}
+
+/** `completion_start_time` at an event's time. */
+export function completionStartAt(time: HrTime, out: ObsReading): void {
+  out.set(ObsAttributes.OBSERVATION_COMPLETION_START_TIME, new Date(hrTimeToMs(time)).toISOString());
+}
+
+function hrTimeToMs(t: HrTime): number {
+  return t[0] * 1000 + t[1] / 1e6;
+}
