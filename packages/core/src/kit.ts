@@ -1,7 +1,8 @@
 /**
  * `@obs/core/kit`: what obs adapters share beyond the request layers (`@obs/core/http`): the SDK
- * logger, error wording, value capture and redaction, stream wrappers, and the trace-attribute
- * context. Stable within a major for adapter authors; application code uses `@obs/core`.
+ * logger, error wording, value capture and redaction, stream wrappers, the trace-attribute
+ * context, and LLM calls in obs's shape (messages with normalised tool calls, usage in disjoint
+ * buckets). Stable within a major for adapter authors; application code uses `@obs/core`.
  *
  * @packageDocumentation
  */
@@ -32,3 +33,5 @@ export {
   type ErrorRecorder,
 } from './tracing/wrap-result.js';
 export { TRACES_PATH } from './export/otlp/otlp-exporter.js';
+export { usageDetails, type TokenCounts } from './genai/usage.js';
+export { toolCall, parseJsonValue, type LlmMessage, type LlmToolCall } from './genai/messages.js';
