@@ -28,12 +28,13 @@ const PACKAGES: Record<string, string> = {
   '@obs/nest': 'nest',
   '@obs/next': 'next',
   '@obs/langchain': 'langchain-callback',
+  '@obs/openai': 'openai',
   '@obs/client': 'client',
   '@obs/tracing': 'tracing',
   '@obs/otel': 'otel',
 };
 /** README whose first TypeScript example each package's app compiles. */
-const ESM_READMES = ['core', 'express', 'langchain-callback', 'client', 'tracing', 'otel', 'next'];
+const ESM_READMES = ['core', 'express', 'langchain-callback', 'openai', 'client', 'tracing', 'otel', 'next'];
 const OTEL_SDK = [
   '@opentelemetry/core',
   '@opentelemetry/resources',
@@ -98,6 +99,7 @@ beforeAll(async () => {
     '@types/express',
     '@types/node',
     '@langchain/core',
+    'openai',
     '@opentelemetry/api',
     '@nestjs/common',
     '@nestjs/core',

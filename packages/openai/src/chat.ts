@@ -1,0 +1,165 @@
+/**
+ * `chat.completions.create` as a generation: the request's messages (normalised to obs's
+ * `{ role, content, tool_calls: [{ id, name, args }] }`), its sampling parameters, and the
+ * answer, from the completion or assembled from the stream's deltas.
+ */
+import { type LlmMessage, toolCall } from '@obs/core/kit';
+import { type CallResult, type Endpoint, pick, type StreamReader } from './endpoint.js';
+import { isDict, openAiUsage } from './usage.js';
+
+const PARAMETERS = [
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'max_completion_tokens',
+  'n',
+  'stop',
+  'presence_penalty',
+  'frequency_penalty',
+  'seed',
+  'logprobs',
+  'top_logprobs',
+  'logit_bias',
+  'tool_choice',
+  'parallel_tool_calls',
+  'reasoning_effort',
+  'service_tier',
+  'modalities',
+  'stream',
+] as const;
+
+export const CHAT_COMPLETIONS: Endpoint = {
+  name: 'openai.chat.completions.create',
+  type: 'generation',
+  request(body) {
+    let parameters = pick(body, PARAMETERS);
+    const format = body['response_format'];
+    const metadata: Record<string, unknown> = {};
+    if (isDict(format)) {
+      parameters = { ...parameters, response_format: format['type'] };
+      // One JSON value: metadata objects are flattened key by key, and a schema has many.
+      if (format['type'] === 'json_schema') metadata['response_format'] = JSON.stringify(format);
+    }
+    if (Array.isArray(body['tools'])) metadata['tools'] = body['tools'];
+    return {
+      model: body['model'],
+      input: Array.isArray(body['messages']) ? body['messages'].map(chatMessage) : body['messages'],
+      modelParameters: parameters,
+      metadata,
+    };
+  },
+  response(completion) {
+    if (!isDict(completion)) return { output: completion };
+    const choices = Array.isArray(completion['choices']) ? completion['choices'] : [];
+    const messages = choices.map((c) => chatMessage(isDict(c) ? c['message'] : c));
+    return {
+      model: completion['model'],
+      output: messages.length === 1 ? messages[0] : messages,
+      usageDetails: openAiUsage(completion['usage']),
+    };
+  },
+  stream: () => new ChatStreamReader(),
+};
+
+/** An OpenAI chat message (request or response) in obs's shape. */
+export function chatMessage(m: unknown): unknown {
+  if (!isDict(m)) return m;
+  const out: LlmMessage & Record<string, unknown> = { role: m['role'], content: m['content'] ?? '' };
+  const calls = Array.isArray(m['tool_calls']) ? m['tool_calls'].filter(isDict).map(chatToolCall) : [];
+  // The deprecated single function call.
+  if (isDict(m['function_call'])) calls.push(toolCall(undefined, m['function_call']['name'], m['function_call']['arguments']));
+  if (calls.length > 0) out.tool_calls = calls;
+  if (m['tool_call_id'] !== undefined) out.tool_call_id = m['tool_call_id'];
+  if (typeof m['name'] === 'string') out['name'] = m['name'];
+  if (typeof m['refusal'] === 'string') out['refusal'] = m['refusal'];
+  // OpenAI-compatible servers that return reasoning text (DeepSeek, OpenRouter, vLLM).
+  const reasoning = m['reasoning_content'] ?? m['reasoning'];
+  if (typeof reasoning === 'string' && reasoning !== '') out.reasoning = reasoning;
+  return out;
+}
+
+function chatToolCall(c: Record<string, unknown>) {
+  const fn = isDict(c['function']) ? c['function'] : c;
+  return toolCall(c['id'], fn['name'], fn['arguments']);
+}
+
+/** One choice as its deltas arrive. */
+interface ChoiceState {
+  role: unknown;
+  content: string[];
+  refusal: string[];
+  reasoning: string[];
+  toolCalls: Map<number, { id?: unknown; name: string; args: string[] }>;
+  finished: boolean;
+}
+
+/** Assembles a chat completion stream: each choice's text, refusal, reasoning and tool calls; usage from the last chunk. */
+class ChatStreamReader implements StreamReader {
+  private readonly choices = new Map<number, ChoiceState>();
+  private model: unknown;
+  private usage: unknown;
+
+  read(chunk: unknown): boolean {
+    if (!isDict(chunk)) return false;
+    if (chunk['model'] !== undefined) this.model = chunk['model'];
+    if (isDict(chunk['usage'])) this.usage = chunk['usage'];
+    let output = false;
+    if (!Array.isArray(chunk['choices'])) return false;
+    for (const c of chunk['choices']) {
+      if (!isDict(c)) continue;
+      const state = this.choice(typeof c['index'] === 'number' ? c['index'] : 0);
+      if (c['finish_reason']) state.finished = true;
+      const delta = c['delta'];
+      if (!isDict(delta)) continue;
+      if (delta['role'] !== undefined) state.role = delta['role'];
+      output = append(state.content, delta['content']) || output;
+      output = append(state.refusal, delta['refusal']) || output;
+      output = append(state.reasoning, delta['reasoning_content'] ?? delta['reasoning']) || output;
+      if (Array.isArray(delta['tool_calls'])) {
+        for (const t of delta['tool_calls']) {
+          if (!isDict(t)) continue;
+          const index = typeof t['index'] === 'number' ? t['index'] : state.toolCalls.size;
+          let call = state.toolCalls.get(index);
+          if (!call) state.toolCalls.set(index, (call = { name: '', args: [] }));
+          if (t['id'] !== undefined) call.id = t['id'];
+          const fn = isDict(t['function']) ? t['function'] : {};
+          if (typeof fn['name'] === 'string') call.name += fn['name'];
+          append(call.args, fn['arguments']);
+          output = true;
+        }
+      }
+    }
+    return output;
+  }
+
+  result(): CallResult & { finished: boolean } {
+    const messages = [...this.choices.values()].map((s) =>
+      chatMessage({
+        role: s.role ?? 'assistant',
+        content: s.content.join(''),
+        refusal: s.refusal.length > 0 ? s.refusal.join('') : undefined,
+        reasoning_content: s.reasoning.join(''),
+        tool_calls: [...s.toolCalls.values()].map((t) => ({ id: t.id, function: { name: t.name, arguments: t.args.join('') } })),
+      }),
+    );
+    return {
+      model: this.model,
+      output: messages.length === 0 ? undefined : messages.length === 1 ? messages[0] : messages,
+      usageDetails: openAiUsage(this.usage),
+      finished: this.choices.size > 0 && [...this.choices.values()].every((s) => s.finished),
+    };
+  }
+
+  private choice(index: number): ChoiceState {
+    let s = this.choices.get(index);
+    if (!s)
+      this.choices.set(index, (s = { role: undefined, content: [], refusal: [], reasoning: [], toolCalls: new Map(), finished: false }));
+    return s;
+  }
+}
+
+function append(parts: string[], v: unknown): boolean {
+  if (typeof v !== 'string' || v === '') return false;
+  parts.push(v);
+  return true;
+}

@@ -1,0 +1,43 @@
+/**
+ * OpenAI's token usage (Chat Completions and embeddings: `prompt_tokens`, `completion_tokens`
+ * and their details; Responses: `input_tokens`, `output_tokens` and theirs) as obs
+ * `usage_details`: cached input as `input_cache_read`, audio as `input_audio` / `output_audio`,
+ * reasoning as `output_reasoning`, each moved out of `input` / `output` (obs's usage buckets are
+ * disjoint; OpenAI counts the parts inside the totals).
+ */
+import { usageDetails } from '@obs/core/kit';
+
+type Dict = Record<string, unknown>;
+
+/** `usage_details` of any OpenAI usage object; `undefined` when there is none. */
+export function openAiUsage(usage: unknown): Record<string, number> | undefined {
+  if (!isDict(usage)) return undefined;
+  if ('input_tokens' in usage || 'output_tokens' in usage) {
+    const inDetails = dict(usage['input_tokens_details']);
+    const outDetails = dict(usage['output_tokens_details']);
+    return usageDetails({
+      input: usage['input_tokens'],
+      output: usage['output_tokens'],
+      total: usage['total_tokens'],
+      inputParts: { cache_read: inDetails['cached_tokens'], audio: inDetails['audio_tokens'] },
+      outputParts: { reasoning: outDetails['reasoning_tokens'], audio: outDetails['audio_tokens'] },
+    });
+  }
+  const inDetails = dict(usage['prompt_tokens_details']);
+  const outDetails = dict(usage['completion_tokens_details']);
+  return usageDetails({
+    input: usage['prompt_tokens'],
+    output: usage['completion_tokens'],
+    total: usage['total_tokens'],
+    inputParts: { cache_read: inDetails['cached_tokens'], audio: inDetails['audio_tokens'] },
+    outputParts: { reasoning: outDetails['reasoning_tokens'], audio: outDetails['audio_tokens'] },
+  });
+}
+
+export function isDict(v: unknown): v is Dict {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function dict(v: unknown): Dict {
+  return isDict(v) ? v : {};
+}
