@@ -6,6 +6,7 @@ import { ObsClient } from '../client/client.js';
 import { ObsSpanProcessor } from '../export/span-processor.js';
 import { settleBeforeFlush } from '../util/flush-barrier.js';
 import { logger, setLogLevel } from '../util/logger.js';
+import { registerAiSdkTelemetry } from './ai-sdk-telemetry.js';
 import type { ObsInitOptions, ObsTracingMode } from './init-options.js';
 import { findObsProcessor, registeredProvider, wireTracing } from './provider-choice.js';
 import { installShutdownHooks } from './shutdown-hooks.js';
@@ -60,6 +61,8 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
   });
   const tracing = wireTracing(spanProcessor, options, existingProcessor !== undefined);
   const { mode } = tracing;
+  // AI SDK 7 traces only through a registered integration: obs stands one in if the app has none.
+  const unregisterAiSdk = registerAiSdkTelemetry();
   const handle: ObsHandle = {
     client,
     spanProcessor,
@@ -73,6 +76,7 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
       await Promise.all([tracing.provider ? tracing.provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]);
       if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
       tracing.unwire();
+      unregisterAiSdk();
     },
   };
   (globalThis as Slot)[HANDLE_SLOT] = handle;

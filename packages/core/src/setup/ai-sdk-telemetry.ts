@@ -1,0 +1,102 @@
+/**
+ * AI SDK 7 traces only through a telemetry integration registered with it (`registerTelemetry`
+ * or per call), where 5 and 6 traced with `experimental_telemetry: { isEnabled: true }` alone. So
+ * when the app's `ai` is 7 or later and no integration is registered, obs registers
+ * `@ai-sdk/otel`'s OpenTelemetry integration itself, as a stand-in that steps aside as soon as the
+ * app registers one of its own (before or after obs: the SDK reads its registry on every call).
+ * Without `@ai-sdk/otel` installed it cannot; it then says once, at start, what to add.
+ */
+import { logger } from '../util/logger.js';
+import { isNodeRuntime } from '../util/runtime.js';
+
+type Integration = Record<string | symbol, unknown>;
+type Registry = { AI_SDK_TELEMETRY_INTEGRATIONS?: Integration[] };
+type Require = ((id: string) => unknown) & { resolve(id: string): string };
+
+/** The line that makes AI SDK 7 trace, for the app to add when obs cannot. */
+export const AI_SDK_TELEMETRY_LINE =
+  "npm install @ai-sdk/otel, then once at start-up: registerTelemetry(new OpenTelemetry()) (registerTelemetry from 'ai', OpenTelemetry from '@ai-sdk/otel')";
+
+/**
+ * Registers the stand-in when the app's `ai` is >= 7 and nothing is registered; returns what
+ * removes it again (at shutdown). Never throws.
+ */
+export function registerAiSdkTelemetry(): () => void {
+  try {
+    if (!isNodeRuntime()) return noop;
+    const requires = appRequires();
+    const ai = findPackage(requires, 'ai');
+    if (!ai || major(ai.version) < 7) return noop;
+    const registry = globalThis as Registry;
+    if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).length > 0) return noop; // the app registered its own
+    const otel = findPackage(requires, '@ai-sdk/otel');
+    if (!otel) {
+      // After the start-up code that runs with initObs, which may register an integration itself.
+      setTimeout(() => {
+        if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).length > 0) return;
+        logger.warn(
+          `AI SDK ${ai.version} traces only through a telemetry integration, and none is registered: its calls will not reach obs. Add: ${AI_SDK_TELEMETRY_LINE}`,
+        );
+      }, 0).unref?.();
+      return noop;
+    }
+    // Node.js >= 22.12 loads the ES module synchronously, as the app's own import would.
+    const { OpenTelemetry } = otel.require('@ai-sdk/otel') as { OpenTelemetry: new (options: { usage: boolean }) => Integration };
+    const integration = new OpenTelemetry({ usage: true }); // usage: reasoning tokens too
+    const standIn = standInFor(integration, registry);
+    (registry.AI_SDK_TELEMETRY_INTEGRATIONS ??= []).push(standIn);
+    logger.debug(`AI SDK ${ai.version}: obs registered @ai-sdk/otel's OpenTelemetry integration (no other was registered)`);
+    return () => {
+      const list = registry.AI_SDK_TELEMETRY_INTEGRATIONS;
+      const i = list ? list.indexOf(standIn) : -1;
+      if (i >= 0) list!.splice(i, 1);
+    };
+  } catch (err) {
+    logger.debug(`AI SDK telemetry not registered: ${String(err)}`);
+    return noop;
+  }
+}
+
+/** The integration while it is the only one registered; nothing once the app registers another. */
+function standInFor(integration: Integration, registry: Registry): Integration {
+  const standIn: Integration = new Proxy(
+    {},
+    {
+      get(_target, key) {
+        if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).some((i) => i !== standIn)) return undefined;
+        const value = integration[key];
+        return typeof value === 'function' ? value.bind(integration) : value;
+      },
+    },
+  );
+  return standIn;
+}
+
+/** Resolvers from the app's entry script and its working directory. */
+function appRequires(): Require[] {
+  const mod = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:module') as
+    | { createRequire(from: string): Require }
+    | undefined;
+  if (!mod) return [];
+  const from = [process.argv[1], `${process.cwd()}/package.json`].filter((p): p is string => typeof p === 'string' && p !== '');
+  return from.map((p) => mod.createRequire(p));
+}
+
+/** The first of `requires` that resolves `name`, with the version it finds. */
+function findPackage(requires: Require[], name: string): { version: string; require: Require } | undefined {
+  for (const require of requires) {
+    try {
+      const pkg = require(`${name}/package.json`) as { version?: unknown };
+      if (typeof pkg.version === 'string') return { version: pkg.version, require };
+    } catch {
+      // not resolvable from there
+    }
+  }
+  return undefined;
+}
+
+function major(version: string): number {
+  return Number.parseInt(version, 10) || 0;
+}
+
+function noop(): void {}
