@@ -190,6 +190,27 @@ for (const v of VARIANTS) {
       }
     });
 
+    it('generateObject: the generation and the agent answer with the object’s JSON text', async () => {
+      const { model } = mockModel(v, [{ text: '{"city":"Paris","sunny":true}' }]);
+      const { result, spans } = await traced(() =>
+        ai.generateObject({
+          model,
+          system: SYSTEM,
+          prompt: QUESTION,
+          schema: z.object({ city: z.string(), sunny: z.boolean() }),
+          experimental_telemetry: telemetry(v),
+        }),
+      );
+      expect(result.object).toEqual({ city: 'Paris', sunny: true });
+      const gens = ofType(spans, 'generation');
+      expect(gens).toHaveLength(1);
+      expect(json(gens[0]!, 'input')[0]).toEqual({ role: 'system', content: SYSTEM });
+      expect(JSON.parse(json(gens[0]!, 'output').content)).toEqual({ city: 'Paris', sunny: true });
+      const [agent] = ofType(spans, 'agent');
+      expect(JSON.parse(json(agent!, 'output').content)).toEqual({ city: 'Paris', sunny: true });
+      expect(attr(agent!, 'level')).toBeUndefined();
+    });
+
     it('a throwing model: the generation and the agent are level ERROR with the message', async () => {
       const { model } = mockModel(v, [{ text: 'never' }], { fail: 'model exploded' });
       const { result, spans } = await traced(() =>

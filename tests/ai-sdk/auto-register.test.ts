@@ -62,6 +62,13 @@ describe('AI SDK 7 in an app that registered no telemetry integration', () => {
     expect(JSON.parse(String(gen.attributes['obs.observation.output']))).toEqual({ role: 'assistant', content: 'seven' });
   });
 
+  it('as with any registered integration, AI SDK 7 then traces calls without experimental_telemetry, and not those with isEnabled: false', async () => {
+    const quiet = await traced(() => ai7.generateText({ model: model7(), prompt: 'Hi', experimental_telemetry: { isEnabled: false } }));
+    expect(quiet).toHaveLength(0);
+    const unset = await traced(() => ai7.generateText({ model: model7(), prompt: 'Hi' }));
+    expect(types(unset)).toEqual(['agent', 'chain', 'generation']);
+  });
+
   it('an integration the app registers after obs replaces the stand-in: each call is traced once, by the app’s', async () => {
     const own = new LegacyOpenTelemetry();
     ai7.registerTelemetry(own);
