@@ -12,22 +12,15 @@ type Dict = Record<string, unknown>;
 /** `usage_details` of any OpenAI usage object; `undefined` when there is none. */
 export function openAiUsage(usage: unknown): Record<string, number> | undefined {
   if (!isDict(usage)) return undefined;
-  if ('input_tokens' in usage || 'output_tokens' in usage) {
-    const inDetails = dict(usage['input_tokens_details']);
-    const outDetails = dict(usage['output_tokens_details']);
-    return usageDetails({
-      input: usage['input_tokens'],
-      output: usage['output_tokens'],
-      total: usage['total_tokens'],
-      inputParts: { cache_read: inDetails['cached_tokens'], audio: inDetails['audio_tokens'] },
-      outputParts: { reasoning: outDetails['reasoning_tokens'], audio: outDetails['audio_tokens'] },
-    });
-  }
-  const inDetails = dict(usage['prompt_tokens_details']);
-  const outDetails = dict(usage['completion_tokens_details']);
+  // Both APIs name the details after their totals: `prompt_tokens_details`, `input_tokens_details`, ...
+  const responses = 'input_tokens' in usage || 'output_tokens' in usage;
+  const input = responses ? 'input_tokens' : 'prompt_tokens';
+  const output = responses ? 'output_tokens' : 'completion_tokens';
+  const inDetails = dict(usage[`${input}_details`]);
+  const outDetails = dict(usage[`${output}_details`]);
   return usageDetails({
-    input: usage['prompt_tokens'],
-    output: usage['completion_tokens'],
+    input: usage[input],
+    output: usage[output],
     total: usage['total_tokens'],
     inputParts: { cache_read: inDetails['cached_tokens'], audio: inDetails['audio_tokens'] },
     outputParts: { reasoning: outDetails['reasoning_tokens'], audio: outDetails['audio_tokens'] },
