@@ -12,6 +12,7 @@ import { isNodeRuntime } from '../util/runtime.js';
 type Integration = Record<string | symbol, unknown>;
 type Registry = { AI_SDK_TELEMETRY_INTEGRATIONS?: Integration[] };
 type Require = ((id: string) => unknown) & { resolve(id: string): string };
+type CreateRequire = (from: string) => Require;
 
 /** The line that makes AI SDK 7 trace, for the app to add when obs cannot. */
 export const AI_SDK_TELEMETRY_LINE =
@@ -40,8 +41,11 @@ export function registerAiSdkTelemetry(): () => void {
       }, 0).unref?.();
       return noop;
     }
-    // Node.js >= 22.12 loads the ES module synchronously, as the app's own import would.
-    const { OpenTelemetry } = otel.require('@ai-sdk/otel') as { OpenTelemetry: new (options: { usage: boolean }) => Integration };
+    // Node.js >= 22.12 loads the ES module synchronously, as the app's own import would; required
+    // from inside node_modules, so that no Node.js version calls it experimental.
+    const { OpenTelemetry } = otel.requireFromPackage('@ai-sdk/otel') as {
+      OpenTelemetry: new (options: { usage: boolean }) => Integration;
+    };
     const integration = new OpenTelemetry({ usage: true }); // usage: reasoning tokens too
     const standIn = standInFor(integration, registry);
     (registry.AI_SDK_TELEMETRY_INTEGRATIONS ??= []).push(standIn);
@@ -52,7 +56,8 @@ export function registerAiSdkTelemetry(): () => void {
       if (i >= 0) list!.splice(i, 1);
     };
   } catch (err) {
-    logger.debug(`AI SDK telemetry not registered: ${String(err)}`);
+    // E.g. @ai-sdk/otel could not be loaded synchronously: AI SDK 7 calls would go untraced.
+    logger.warn(`obs could not register the AI SDK's telemetry integration (${String(err)}); add: ${AI_SDK_TELEMETRY_LINE}`);
     return noop;
   }
 }
@@ -72,22 +77,35 @@ function standInFor(integration: Integration, registry: Registry): Integration {
   return standIn;
 }
 
-/** Resolvers from the app's entry script and its working directory. */
-function appRequires(): Require[] {
+function createRequireFn(): CreateRequire | undefined {
   const mod = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:module') as
-    | { createRequire(from: string): Require }
+    | { createRequire: CreateRequire }
     | undefined;
-  if (!mod) return [];
-  const from = [process.argv[1], `${process.cwd()}/package.json`].filter((p): p is string => typeof p === 'string' && p !== '');
-  return from.map((p) => mod.createRequire(p));
+  return mod?.createRequire;
 }
 
-/** The first of `requires` that resolves `name`, with the version it finds. */
-function findPackage(requires: Require[], name: string): { version: string; require: Require } | undefined {
+/** Resolvers from the app's entry script and its working directory. */
+function appRequires(): Require[] {
+  const createRequire = createRequireFn();
+  if (!createRequire) return [];
+  const from = [process.argv[1], `${process.cwd()}/package.json`].filter((p): p is string => typeof p === 'string' && p !== '');
+  return from.map((p) => createRequire(p));
+}
+
+/** A package the app resolves: its version, and a require() from inside it. */
+interface FoundPackage {
+  version: string;
+  requireFromPackage: Require;
+}
+
+/** The package as the first of `requires` that resolves `name` finds it. */
+function findPackage(requires: Require[], name: string): FoundPackage | undefined {
+  const createRequire = createRequireFn();
   for (const require of requires) {
     try {
-      const pkg = require(`${name}/package.json`) as { version?: unknown };
-      if (typeof pkg.version === 'string') return { version: pkg.version, require };
+      const path = require.resolve(`${name}/package.json`);
+      const pkg = require(path) as { version?: unknown };
+      if (typeof pkg.version === 'string' && createRequire) return { version: pkg.version, requireFromPackage: createRequire(path) };
     } catch {
       // not resolvable from there
     }
