@@ -123,9 +123,11 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'nest-cjs', 'src', 'app.module.ts'), firstTsBlock('nest'));
 }, 300_000);
 
+// Removing the apps' node_modules (Next, Nest, LangChain, OpenAI, ...) outlasts the default hook
+// timeout on a busy machine; it proves nothing, so it may take its time.
 afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
-});
+}, 180_000);
 
 describe('the packed packages in fresh apps', () => {
   it('every tarball ships README, LICENSE, package.json and dist, no source maps', () => {
