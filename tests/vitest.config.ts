@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
-import { sharedReporters } from '../vitest.shared.js';
+import { providerProjects, sharedReporters } from '../vitest.shared.js';
 
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**'],
+    // Every test on obs's light tracer provider; the AI SDK readings (the export pipeline's GenAI
+    // reading of real AI SDK spans) on OpenTelemetry's SDK provider too.
+    projects: providerProjects(['**/*.test.ts'], ['ai-sdk/**/*.test.ts']),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: sharedReporters(import.meta.dirname),
