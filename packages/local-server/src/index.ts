@@ -18,11 +18,11 @@
  */
 export { startObsServer, DEFAULTS } from './server.js';
 export { formatTrace, printTracesAsTheyArrive, type PrintTracesOptions } from './print-trace.js';
-export { decodeOtlpProtobuf } from './otlp-proto-decode.js';
-export { decodeOtlpJson } from './otlp-json-decode.js';
-export { OtlpDecodeError } from './decoded-span.js';
-export { spanToObservation, type ObservationV2, type ObservationFilter } from './observations.js';
-export type { ScoreError } from './scores.js';
+export { decodeOtlpProtobuf } from './otlp/otlp-proto-decode.js';
+export { decodeOtlpJson } from './otlp/otlp-json-decode.js';
+export { OtlpDecodeError } from './otlp/decoded-span.js';
+export { spanToObservation, type ObservationV2, type ObservationFilter } from './model/observations.js';
+export type { ScoreError } from './model/score-batch.js';
 export type {
   AttrValue,
   DecodedSpan,

@@ -40,8 +40,13 @@ function formatOneTrace(traceId: string, spans: DecodedSpan[]): string {
   const order = (list: DecodedSpan[]) =>
     list.slice().sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
 
-  const start = spans.reduce((m, s) => (s.startTimeUnixNano < m ? s.startTimeUnixNano : m), spans[0]!.startTimeUnixNano);
-  const end = spans.reduce((m, s) => (s.endTimeUnixNano > m ? s.endTimeUnixNano : m), spans[0]!.endTimeUnixNano);
+  // Nanosecond times are bigints, which Math.min/max do not take.
+  let start = spans[0]!.startTimeUnixNano;
+  let end = spans[0]!.endTimeUnixNano;
+  for (const s of spans) {
+    if (s.startTimeUnixNano < start) start = s.startTimeUnixNano;
+    if (s.endTimeUnixNano > end) end = s.endTimeUnixNano;
+  }
   const traceName = spans.map((s) => s.attributes['obs.trace.name']).find((n) => typeof n === 'string');
   const lines = [
     `trace ${traceId}${traceName ? ` ${JSON.stringify(traceName)}` : ''} (${spans.length} span${spans.length === 1 ? '' : 's'}, ${ms(Number(end - start) / 1e6)})`,

@@ -131,6 +131,7 @@ export interface WaitOptions {
 }
 
 /** Decides whether a score is rejected: return an error message to reject it (207 path). */
+// biome-ignore lint/suspicious/noExplicitAny: a rule reads the score as the client sent it (`score.name`); `unknown` would make every rule narrow it first
 export type ScoreRule = (score: any, index: number) => string | undefined;
 
 /** Options of {@link startObsServer}. */

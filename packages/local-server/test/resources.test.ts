@@ -19,6 +19,7 @@ beforeAll(async () => {
 afterAll(() => obs.close());
 beforeEach(() => obs.reset());
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the answers' fields directly
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(obs.url + path, {
     method,

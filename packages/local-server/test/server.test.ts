@@ -250,6 +250,7 @@ describe('GET /api/public/v2/observations', () => {
     await post(TRACES, toProtobuf(makeSpans()), { 'content-type': 'application/x-protobuf' });
   });
 
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read the observations' fields directly
   type Page = { data: Array<Record<string, any>>; meta: { cursor: string | null } };
   const list = async (query: string) => (await (await get(`/api/public/v2/observations?${query}`)).json()) as Page;
 

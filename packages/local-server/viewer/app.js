@@ -23,7 +23,7 @@ async function getJson(path) {
   return res.json();
 }
 
-const fmtTime = (ms) => new Date(ms).toLocaleTimeString(undefined, { hour12: false }) + '.' + String(ms % 1000).padStart(3, '0');
+const fmtTime = (ms) => `${new Date(ms).toLocaleTimeString(undefined, { hour12: false })}.${String(ms % 1000).padStart(3, '0')}`;
 const fmtDuration = (ms) =>
   ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${(ms / 1000).toFixed(2)} s`;
 const fmtCost = (c) => (c ? `$${c.toFixed(c < 0.01 ? 5 : 3)}` : '');
@@ -174,7 +174,10 @@ async function showList() {
           type: 'checkbox',
           'data-filter': 'errors',
           checked: filters.errors,
-          onchange: (e) => ((filters.errors = e.target.checked), scheduleRender()),
+          onchange: (e) => {
+            filters.errors = e.target.checked;
+            scheduleRender();
+          },
         }),
         'errors only',
       ),

@@ -1,12 +1,15 @@
 /**
- * Keeps received spans in arrival order, indexed by trace.
+ * Keeps received spans in memory, in arrival order, indexed by trace.
  */
-import type { DecodedSpan } from './types.js';
+import type { DecodedSpan } from '../../types.js';
+import type { SpanStore } from '../types.js';
 
 /** In-memory store of decoded spans. */
-export class SpanStore {
+export class MemorySpanStore implements SpanStore {
   private readonly all: DecodedSpan[] = [];
   private readonly byTrace = new Map<string, DecodedSpan[]>();
+  /** Counts deletions and clears: a reader that indexes by position starts over when it changes. */
+  private epoch = 0;
 
   /** Appends spans (in the order given). */
   add(spans: readonly DecodedSpan[]): void {
@@ -31,9 +34,12 @@ export class SpanStore {
     return this.all.slice();
   }
 
-  /** Spans stored from index `from` on (no copy: read, do not keep), and how many are stored. */
-  since(from: number): { spans: readonly DecodedSpan[]; size: number } {
-    return { spans: from === 0 ? this.all : this.all.slice(from), size: this.all.length };
+  /**
+   * Spans stored from index `from` on (no copy: read, do not keep), how many are stored, and the
+   * epoch the positions belong to (spans were deleted when it changed).
+   */
+  since(from: number): { spans: readonly DecodedSpan[]; size: number; epoch: number } {
+    return { spans: from === 0 ? this.all : this.all.slice(from), size: this.all.length, epoch: this.epoch };
   }
 
   /** The spans of one trace, in arrival order. */
@@ -61,6 +67,7 @@ export class SpanStore {
     const before = this.all.length;
     for (const id of gone) this.byTrace.delete(id);
     const kept = this.all.filter((s) => !gone.has(s.traceId));
+    if (kept.length !== before) this.epoch++;
     this.all.length = 0;
     this.all.push(...kept);
     return before - kept.length;
@@ -68,6 +75,7 @@ export class SpanStore {
 
   /** Forgets every span. */
   clear(): void {
+    this.epoch++;
     this.all.length = 0;
     this.byTrace.clear();
   }

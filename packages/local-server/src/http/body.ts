@@ -1,10 +1,9 @@
 /**
- * Small HTTP helpers: body reading, content decoding, Basic auth, JSON answers.
+ * Reading a request's body: the size limit, content decoding, JSON parsing, the query string.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
-import type { RequestAuth } from './types.js';
 
 const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
@@ -69,22 +68,6 @@ export async function decodeContent(raw: Buffer, encoding: 'identity' | 'gzip' |
   }
 }
 
-/** Classifies the Authorization header against the server's keys. */
-export function parseAuth(header: string | undefined, publicKey: string, secretKey: string): RequestAuth {
-  if (!header) return 'none';
-  const match = /^Basic\s+(\S+)\s*$/i.exec(header);
-  if (!match) return 'invalid';
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return 'invalid';
-  const user = decoded.slice(0, colon);
-  const password = decoded.slice(colon + 1);
-  if (user !== publicKey) return 'invalid';
-  if (password === secretKey) return 'secret';
-  if (password === '') return 'public-only';
-  return 'invalid';
-}
-
 /** Parses a body as JSON when its content type says JSON (or is absent); undefined otherwise. */
 export function parseJsonBody(body: Buffer, contentType: string | undefined): unknown {
   const type = (contentType ?? '').toLowerCase();
@@ -103,33 +86,7 @@ export function queryRecord(params: URLSearchParams): Record<string, string> {
   return out;
 }
 
-/** Writes an answer: a string or Buffer as is, anything else as JSON. */
-export function writeAnswer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent || res.destroyed) return;
-  if (status === 204 || status === 304) {
-    res.writeHead(status, headers);
-    res.end();
-    return;
-  }
-  let payload: string | Buffer;
-  let type: string;
-  if (body === undefined) {
-    payload = '';
-    type = 'application/json';
-  } else if (Buffer.isBuffer(body)) {
-    payload = body;
-    type = 'application/octet-stream';
-  } else if (typeof body === 'string') {
-    payload = body;
-    type = 'text/plain; charset=utf-8';
-  } else {
-    payload = JSON.stringify(body);
-    type = 'application/json';
-  }
-  res.writeHead(status, {
-    'content-type': type,
-    'content-length': String(Buffer.byteLength(payload)),
-    ...headers,
-  });
-  res.end(payload);
+/** The first value of a header that may repeat. */
+export function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
 }

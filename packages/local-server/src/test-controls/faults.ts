@@ -1,7 +1,11 @@
 /**
- * The queue of injected faults.
+ * Injected faults: the queue they wait in, and what one does to the request it meets (delay,
+ * hold, drop the connection, or answer a status instead of the route).
  */
-import type { Fault } from './types.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Answer } from '../http/answer.js';
+import type { Fault } from '../types.js';
+import type { HeldRequests } from './outages.js';
 
 interface QueuedFault {
   fault: Fault;
@@ -57,4 +61,24 @@ function matches(pattern: Fault['path'], path: string): boolean {
   if (typeof pattern === 'string') return pattern === path;
   pattern.lastIndex = 0;
   return pattern.test(path);
+}
+
+/** What a fault did to a request: answered for the route, dropped the connection, or let it through. */
+export type FaultOutcome = { answer: Answer } | 'dropped' | 'continue';
+
+/** Applies a fault to the request it met; `closing` aborts a delay when the server closes. */
+export async function applyFault(fault: Fault, held: HeldRequests, closing: AbortSignal): Promise<FaultOutcome> {
+  if (fault.delayMs !== undefined && fault.delayMs > 0) {
+    try {
+      await sleep(fault.delayMs, undefined, { signal: closing });
+    } catch {
+      return 'dropped'; // the server is closing
+    }
+  }
+  if (fault.hang) await held.hold();
+  if (fault.reset || fault.hang) return 'dropped';
+  if (fault.status === undefined) return 'continue';
+  const headers: Record<string, string> = {};
+  if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+  return { answer: { status: fault.status, body: fault.body ?? { message: 'injected fault' }, headers } };
 }

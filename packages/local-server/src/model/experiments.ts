@@ -1,11 +1,9 @@
 /**
- * Experiments and experiment items of the local server, derived from the spans it received: a
- * span carrying `obs.experiment.id` is an experiment item (wire contract 2.3); nothing else
- * records experiments (the runner never calls `POST /api/public/dataset-run-items`).
+ * Experiments and experiment items derived from received spans: a span carrying
+ * `obs.experiment.id` is an experiment item (wire contract 2.3); nothing else records
+ * experiments (the runner never calls `POST /api/public/dataset-run-items`).
  */
-import { answer, refuse, type ApiAnswer } from './api-answer.js';
-import { cursorPage } from './paging.js';
-import type { AttrValue, DecodedSpan, RecordedRequest } from './types.js';
+import type { AttrValue, DecodedSpan } from '../types.js';
 
 /** An experiment item as `GET /api/public/experiment-items` answers it. */
 export interface ExperimentItemRecord {
@@ -94,39 +92,4 @@ export function experiments(spans: DecodedSpan[]): ExperimentRecord[] {
     });
   }
   return [...byId.values()];
-}
-
-function since(query: Record<string, string>): number | undefined | 'bad' {
-  const from = query['fromStartTime'];
-  if (from === undefined || from === '') return undefined;
-  const t = Date.parse(from);
-  return Number.isNaN(t) ? 'bad' : t;
-}
-
-/** Answers `GET /api/public/experiments` and `GET /api/public/experiment-items`; `undefined` for other paths. */
-export function routeExperiments(record: RecordedRequest, spans: () => DecodedSpan[]): ApiAnswer | undefined {
-  if (record.method !== 'GET') return undefined;
-  const q = record.query;
-  const isList = record.path === '/api/public/experiments';
-  if (!isList && record.path !== '/api/public/experiment-items') return undefined;
-  const from = since(q);
-  if (from === 'bad') return refuse(400, `fromStartTime must be an ISO 8601 time, got ${JSON.stringify(q['fromStartTime'])}`);
-  const recent = (createdAt: string) => from === undefined || Date.parse(createdAt) >= from;
-  if (isList) {
-    return answer(
-      200,
-      cursorPage(
-        experiments(spans()).filter((e) => (!q['datasetId'] || e.datasetId === q['datasetId']) && recent(e.createdAt)),
-        q,
-      ),
-    );
-  }
-  const items = experimentItems(spans()).filter(
-    (i) =>
-      (!q['datasetId'] || i.datasetId === q['datasetId']) &&
-      (!q['experimentName'] || i.experimentName === q['experimentName']) &&
-      (!q['experimentId'] || i.experimentId === q['experimentId']) &&
-      recent(i.createdAt),
-  );
-  return answer(200, cursorPage(items, q));
 }

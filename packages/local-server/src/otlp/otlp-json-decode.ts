@@ -3,7 +3,7 @@
  * (base64 is accepted too), 64-bit integers as strings or numbers.
  */
 import { completeSpan, idOrUndefined, OtlpDecodeError, toHex, toRecord, type SpanFields } from './decoded-span.js';
-import type { AttrValue, DecodedSpan, DecodedSpanEvent, DecodedSpanLink } from './types.js';
+import type { AttrValue, DecodedSpan, DecodedSpanEvent, DecodedSpanLink } from '../types.js';
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  */
 import { completeSpan, idOrUndefined, OtlpDecodeError, type SpanFields } from './decoded-span.js';
 import { ProtoDecodeError, ProtoReader, WireType } from './proto-reader.js';
-import type { AttrValue, DecodedSpan, DecodedSpanEvent, DecodedSpanLink } from './types.js';
+import type { AttrValue, DecodedSpan, DecodedSpanEvent, DecodedSpanLink } from '../types.js';
 
 const { VARINT, I64, LEN, I32 } = WireType;
 

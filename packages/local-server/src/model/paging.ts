@@ -11,9 +11,9 @@ function int(v: string | undefined, fallback: number): number {
   return Number.isFinite(n) ? n : fallback;
 }
 
-/** The page size asked for, between 1 and {@link MAX_PAGE_SIZE}; default 50. */
-export function pageSize(limit: string | undefined): number {
-  return Math.min(Math.max(int(limit, 50), 1), MAX_PAGE_SIZE);
+/** The page size asked for, between 1 and `max` ({@link MAX_PAGE_SIZE} unless a list allows more); default 50. */
+export function pageSize(limit: string | undefined, max = MAX_PAGE_SIZE): number {
+  return Math.min(Math.max(int(limit, 50), 1), max);
 }
 
 /** `{ data, meta: { page, limit, totalItems, totalPages } }` of a page-numbered list. */
@@ -27,8 +27,12 @@ export function numberedPage<T>(all: T[], query: Record<string, string>): { data
 }
 
 /** `{ data, meta: { cursor } }` of a cursor-paged list; the cursor is an offset, `null` on the last page. */
-export function cursorPage<T>(all: T[], query: Record<string, string>): { data: T[]; meta: { cursor: string | null } } {
-  const limit = pageSize(query['limit']);
+export function cursorPage<T>(
+  all: T[],
+  query: Record<string, string>,
+  max = MAX_PAGE_SIZE,
+): { data: T[]; meta: { cursor: string | null } } {
+  const limit = pageSize(query['limit'], max);
   const offset = Math.max(int(query['cursor'], 0), 0);
   const next = offset + limit;
   return { data: all.slice(offset, next), meta: { cursor: next < all.length ? String(next) : null } };

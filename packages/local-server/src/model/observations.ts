@@ -1,7 +1,7 @@
 /**
  * Builds `ObservationV2`-like objects from stored spans, for `GET /api/public/v2/observations`.
  */
-import type { AttrValue, DecodedSpan } from './types.js';
+import type { AttrValue, DecodedSpan } from '../types.js';
 
 /** An observation as returned by the local v2 observations endpoint. */
 export interface ObservationV2 {

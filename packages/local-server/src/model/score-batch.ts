@@ -1,7 +1,7 @@
 /**
  * Score batch validation (the 200 / 207 answers of `POST /api/public/scores`).
  */
-import type { ReceivedScore, ScoreRule } from './types.js';
+import type { ReceivedScore, ScoreRule } from '../types.js';
 
 /** Scores one `POST /api/public/scores` may carry (contract 8); more is a 400. */
 export const MAX_SCORES_PER_BATCH = 100;

@@ -1,7 +1,7 @@
 /**
  * Helpers shared by the protobuf and JSON decoders.
  */
-import type { AttrValue, DecodedSpan } from './types.js';
+import type { AttrValue, DecodedSpan } from '../types.js';
 
 /** A decoded span before the transport facts (`encoding`, `compressed`) are known. */
 export type SpanFields = Omit<DecodedSpan, 'startTime' | 'endTime' | 'durationMs' | 'encoding' | 'compressed'>;

@@ -1,0 +1,38 @@
+/**
+ * The viewer's reads under `/viewer-api/`: the trace list, one trace, one session, the
+ * experiment runs, and the live event stream.
+ */
+import { answer, refuse } from '../http/answer.js';
+import type { ObsStores } from '../stores/types.js';
+import { experimentRuns } from '../viewer/experiment-runs.js';
+import type { LiveEvents } from '../viewer/live-events.js';
+import { sessionView, traceDetail, traceList } from '../viewer/reads.js';
+import type { ViewerRoute } from './viewer-route.js';
+
+/** The `/viewer-api/*` routes; unknown ones answer 404. */
+export function viewerApiRoutes(stores: ObsStores, live: LiveEvents): ViewerRoute[] {
+  return [
+    {
+      methods: ['GET'],
+      path: '/viewer-api/events',
+      handle: ({ req, res, headers }) => {
+        live.open(req, res, headers);
+        return undefined;
+      },
+    },
+    { methods: ['GET'], path: '/viewer-api/traces', handle: ({ url }) => answer(200, traceList(stores, url.searchParams)) },
+    {
+      methods: ['GET'],
+      path: '/viewer-api/traces/:traceId',
+      handle: (_request, { traceId }) =>
+        /^[0-9a-f]{32}$/.test(traceId!) ? answer(200, traceDetail(stores, traceId!)) : refuse(404, `no viewer route for trace ${traceId}`),
+    },
+    {
+      methods: ['GET'],
+      path: '/viewer-api/sessions/*sessionId',
+      handle: (_request, { sessionId }) => answer(200, sessionView(stores, sessionId!)),
+    },
+    { methods: ['GET'], path: '/viewer-api/experiments', handle: () => answer(200, experimentRuns(stores)) },
+    { methods: ['GET'], path: '/viewer-api/*rest', handle: ({ url }) => refuse(404, `no viewer route ${url.pathname}`) },
+  ];
+}

@@ -1,0 +1,29 @@
+/**
+ * The in-memory stores: what the server keeps lives as long as the process (the tests' choice).
+ */
+import type { ObsStores } from '../types.js';
+import { MemoryDatasetStore } from './datasets.js';
+import { MemoryPromptStore } from './prompts.js';
+import { MemoryScoreStore } from './scores.js';
+import { MemorySpanStore } from './spans.js';
+import { MemoryTraceStore } from './traces.js';
+
+/** Opens a fresh set of in-memory stores. */
+export function createMemoryStores(): ObsStores {
+  const spans = new MemorySpanStore();
+  const stores = {
+    spans,
+    traces: new MemoryTraceStore(spans),
+    scores: new MemoryScoreStore(),
+    datasets: new MemoryDatasetStore(),
+    prompts: new MemoryPromptStore(),
+    clear() {
+      spans.clear();
+      stores.scores.clear();
+      stores.datasets.clear();
+      stores.prompts.clear();
+    },
+    close() {},
+  };
+  return stores;
+}

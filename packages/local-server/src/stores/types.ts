@@ -1,0 +1,167 @@
+/**
+ * The store seam: everything the server keeps (spans, the trace list the viewer reads, scores,
+ * datasets, prompts) behind one interface each, so that where it is kept can change without
+ * touching a route.
+ *
+ * The routes only call these interfaces; `openStores` (./open.ts) picks the implementation once
+ * per server. Today that is always memory (./memory/). A persistent implementation (SQLite,
+ * issue 39) implements {@link ObsStores} in its own folder, and `openStores` returns it when the
+ * options ask for a data directory. The methods are synchronous on purpose: node:sqlite's
+ * `DatabaseSync` (and better-sqlite3) answer synchronously, and the test API the packages use
+ * (`server.spans()`, `server.scores`) is synchronous too.
+ *
+ * Stores hold no HTTP or validation logic: routes validate, compute the record to keep
+ * (numbering, label moves, merges) and hand it over; stores keep it and answer queries.
+ */
+import type { DecodedSpan, ReceivedScore } from '../types.js';
+
+/** Received spans, in arrival order. */
+export interface SpanStore {
+  /** Keeps spans (in the order given). */
+  add(spans: readonly DecodedSpan[]): void;
+  /** Number of spans kept. */
+  readonly size: number;
+  /** All spans, in arrival order. */
+  spans(): DecodedSpan[];
+  /** The spans of one trace (id in any case), in arrival order. */
+  spansByTrace(traceId: string): DecodedSpan[];
+  /** Spans whose name equals the string, or matches the RegExp. */
+  spansByName(name: string | RegExp): DecodedSpan[];
+  /** Distinct trace ids, in first-seen order. */
+  traceIds(): string[];
+  /** Forgets the spans of these traces (lower-case ids); returns how many spans went. */
+  deleteTraces(traceIds: readonly string[]): number;
+  clear(): void;
+}
+
+/** One row of the viewer's trace list, kept up to date as spans arrive. */
+export interface TraceSummary {
+  id: string;
+  name: string;
+  /** The trace's root: its span without a parent, else (a trace continued from elsewhere) its earliest span. */
+  rootSpanId: string;
+  userId: string | null;
+  sessionId: string | null;
+  tags: string[];
+  /** Epoch milliseconds. */
+  start: number;
+  end: number;
+  observations: number;
+  /** Whether any observation of the trace is at level ERROR (or has an error status). */
+  error: boolean;
+  totalTokens: number;
+  totalCost: number;
+  /** The `obs.experiment.id` one of its spans carries, if any. */
+  experiment: string | null;
+}
+
+/** Which traces a list asks for (every given condition must hold). */
+export interface TraceFilter {
+  /** Case-insensitive substring of the trace name. */
+  name?: string;
+  userId?: string;
+  sessionId?: string;
+  tag?: string;
+  errorsOnly?: boolean;
+  experimentsOnly?: boolean;
+}
+
+/**
+ * The trace summaries (a read model of the spans): the memory store folds them from its span
+ * store when read; a database would keep them in a table written with the spans.
+ */
+export interface TraceStore {
+  /** Matching summaries, newest first, at most `limit`; `total` counts every match. */
+  list(filter: TraceFilter, limit?: number): { data: TraceSummary[]; total: number };
+  get(traceId: string): TraceSummary | undefined;
+}
+
+/** Fields a score query can match on; each lists the accepted values. */
+export type ScoreFilter = Partial<Record<'id' | 'traceId' | 'observationId' | 'sessionId' | 'datasetRunId' | 'name', readonly string[]>>;
+
+/** Accepted scores, in arrival order. */
+export interface ScoreStore {
+  add(scores: readonly ReceivedScore[]): void;
+  /** Every score; the memory store answers its live array (what `ObsServer.scores` is). */
+  all(): ReceivedScore[];
+  /** Scores matching every field of the filter (compared as strings). */
+  find(filter: ScoreFilter): ReceivedScore[];
+  delete(id: string): void;
+  /** Forgets the scores of these traces (lower-case ids). */
+  deleteForTraces(traceIds: readonly string[]): void;
+  clear(): void;
+}
+
+/** A dataset as the server answers it. */
+export interface StoredDataset {
+  id: string;
+  name: string;
+  description: string | null;
+  metadata: unknown;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A dataset item as the server answers it. */
+export interface StoredDatasetItem {
+  id: string;
+  datasetId: string;
+  datasetName: string;
+  input: unknown;
+  expectedOutput: unknown;
+  metadata: unknown;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Datasets by name, and every revision of every item (so a list can answer "as it was then"). */
+export interface DatasetStore {
+  dataset(name: string): StoredDataset | undefined;
+  /** Every dataset, in order of creation. */
+  datasets(): StoredDataset[];
+  /** Creates or replaces the dataset of that name. */
+  saveDataset(dataset: StoredDataset): void;
+  /** Keeps a revision of an item made at `at` (epoch ms); `null` deletes the item from then on. */
+  saveItemRevision(id: string, at: number, item: StoredDatasetItem | null): void;
+  /** The item as it was at `at`, or `undefined` when it did not exist then. */
+  itemAt(id: string, at: number): StoredDatasetItem | undefined;
+  /** Every item as it was at `at`, in order of first creation, optionally of one dataset. */
+  itemsAt(at: number, datasetName?: string): StoredDatasetItem[];
+  clear(): void;
+}
+
+/** A prompt version as the server answers it. */
+export interface StoredPrompt {
+  name: string;
+  version: number;
+  type: 'text' | 'chat';
+  prompt: unknown;
+  config: unknown;
+  labels: string[];
+  tags: string[];
+  commitMessage: string | null;
+  createdAt: string;
+}
+
+/** Every version of every prompt. */
+export interface PromptStore {
+  /** The versions of a prompt, oldest first. */
+  versions(name: string): StoredPrompt[];
+  /** Creates or replaces the version `prompt.version` of `prompt.name`. */
+  save(prompt: StoredPrompt): void;
+  clear(): void;
+}
+
+/** Everything the server keeps, opened once per server. */
+export interface ObsStores {
+  readonly spans: SpanStore;
+  readonly traces: TraceStore;
+  readonly scores: ScoreStore;
+  readonly datasets: DatasetStore;
+  readonly prompts: PromptStore;
+  /** Forgets everything (`ObsServer.reset()`). */
+  clear(): void;
+  /** Releases what the stores hold open (a database file); the server calls it once, on close. */
+  close(): void;
+}

@@ -1,0 +1,229 @@
+/**
+ * What every implementation of the store seam (src/stores/types.ts) must do, as a suite any
+ * implementation runs: `storeContract('memory', createMemoryStores)`; a persistent store adds
+ * its own line to stores.test.ts.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ObsStores, StoredDatasetItem, StoredPrompt } from '../src/stores/types.js';
+import type { AttrValue, DecodedSpan } from '../src/types.js';
+
+const T1 = '1'.repeat(32);
+const T2 = '2'.repeat(32);
+const T3 = '3'.repeat(32);
+
+/** A decoded span as the decoders make it; times in ms from an arbitrary origin. */
+export function span(
+  traceId: string,
+  spanId: string,
+  opts: { parent?: string; name?: string; start?: number; end?: number; attributes?: Record<string, AttrValue>; error?: boolean } = {},
+): DecodedSpan {
+  const start = BigInt(opts.start ?? 1000) * 1_000_000n;
+  const end = BigInt(opts.end ?? opts.start ?? 1000) * 1_000_000n;
+  return {
+    traceId,
+    spanId,
+    ...(opts.parent !== undefined && { parentSpanId: opts.parent }),
+    name: opts.name ?? spanId,
+    kind: 1,
+    startTimeUnixNano: start,
+    endTimeUnixNano: end,
+    startTime: new Date(Number(start / 1_000_000n)),
+    endTime: new Date(Number(end / 1_000_000n)),
+    durationMs: Number(end - start) / 1e6,
+    attributes: opts.attributes ?? {},
+    status: { code: opts.error ? 2 : 0 },
+    events: [],
+    links: [],
+    scope: { name: 'obs-sdk' },
+    resource: {},
+    encoding: 'protobuf',
+    compressed: false,
+  };
+}
+
+export function storeContract(name: string, open: () => ObsStores): void {
+  describe(`store contract: ${name}`, () => {
+    let stores: ObsStores;
+    beforeEach(() => {
+      stores?.close();
+      stores = open();
+    });
+
+    it('spans: kept in arrival order, by trace (any case), by name, trace ids first-seen; deleted by trace; cleared', () => {
+      const { spans } = stores;
+      spans.add([span(T1, 'a1', { name: 'root' }), span(T2, 'b1', { name: 'root' })]);
+      spans.add([span(T1, 'a2', { parent: 'a1', name: 'child' })]);
+      expect(spans.size).toBe(3);
+      expect(spans.spans().map((s) => s.spanId)).toEqual(['a1', 'b1', 'a2']);
+      expect(spans.spansByTrace(T1.toUpperCase()).map((s) => s.spanId)).toEqual(['a1', 'a2']);
+      expect(spans.spansByName('root').map((s) => s.spanId)).toEqual(['a1', 'b1']);
+      const global = /^ro/g;
+      expect(spans.spansByName(global)).toHaveLength(2);
+      expect(spans.spansByName(global)).toHaveLength(2); // a global RegExp keeps no state between calls
+      expect(spans.traceIds()).toEqual([T1, T2]);
+      expect(spans.spans()[0]).toEqual(span(T1, 'a1', { name: 'root' }));
+      expect(spans.deleteTraces([T1])).toBe(2);
+      expect(spans.spans().map((s) => s.spanId)).toEqual(['b1']);
+      expect(spans.traceIds()).toEqual([T2]);
+      spans.clear();
+      expect([spans.size, spans.traceIds().length]).toEqual([0, 0]);
+    });
+
+    it('traces: summaries follow the spans (root, name, user, tags, errors, tokens, cost, experiment), filter, newest first', () => {
+      stores.spans.add([
+        // T1 arrives child first: its earliest orphan is the root until the real root comes.
+        span(T1, 'a2', { parent: 'a1', start: 1010, end: 1020, attributes: { 'obs.observation.usage_details': '{"input":3,"output":4}' } }),
+      ]);
+      expect(stores.traces.get(T1)).toMatchObject({ rootSpanId: 'a2', name: 'a2', observations: 1 });
+      stores.spans.add([
+        span(T1, 'a1', {
+          name: 'POST /chat',
+          start: 1000,
+          end: 1050,
+          attributes: { 'obs.trace.name': 'chat', 'user.id': 'u1', 'session.id': 's1', 'obs.trace.tags': ['x', 'y'] },
+        }),
+        span(T2, 'b1', {
+          name: 'job',
+          start: 2000,
+          end: 2001,
+          error: true,
+          attributes: { 'obs.experiment.id': 'exp-1', 'obs.observation.cost_details': '{"total":0.5}', 'session.id': 's1' },
+        }),
+        span(T3, 'c1', { name: 'Other', start: 3000, attributes: { 'obs.observation.level': 'ERROR', 'user.id': 'u2' } }),
+      ]);
+      expect(stores.traces.get(T1)).toEqual({
+        id: T1,
+        name: 'chat',
+        rootSpanId: 'a1',
+        userId: 'u1',
+        sessionId: 's1',
+        tags: ['x', 'y'],
+        start: 1000,
+        end: 1050,
+        observations: 2,
+        error: false,
+        totalTokens: 7,
+        totalCost: 0,
+        experiment: null,
+      });
+      expect(stores.traces.get(T2)).toMatchObject({ error: true, totalCost: 0.5, experiment: 'exp-1' });
+      const ids = (filter: Parameters<ObsStores['traces']['list']>[0], limit?: number) =>
+        stores.traces.list(filter, limit).data.map((s) => s.id);
+      expect(ids({})).toEqual([T3, T2, T1]);
+      expect(stores.traces.list({}, 2)).toMatchObject({ total: 3, data: [{ id: T3 }, { id: T2 }] });
+      expect(ids({ name: 'OTH' })).toEqual([T3]);
+      expect(ids({ userId: 'u1' })).toEqual([T1]);
+      expect(ids({ sessionId: 's1' })).toEqual([T2, T1]);
+      expect(ids({ tag: 'y' })).toEqual([T1]);
+      expect(ids({ errorsOnly: true })).toEqual([T3, T2]);
+      expect(ids({ experimentsOnly: true })).toEqual([T2]);
+      expect(ids({ sessionId: 's1', errorsOnly: true })).toEqual([T2]);
+
+      stores.spans.deleteTraces([T2]);
+      expect(stores.traces.get(T2)).toBeUndefined();
+      expect(ids({})).toEqual([T3, T1]);
+      stores.spans.add([span(T2, 'b9', { name: 'again', start: 500 })]);
+      expect(stores.traces.get(T2)).toMatchObject({ name: 'again', observations: 1, experiment: null });
+      stores.clear();
+      expect(stores.traces.list({})).toEqual({ data: [], total: 0 });
+    });
+
+    it('scores: kept in order, found by any field value, deleted by id and by trace (any case), cleared', () => {
+      const { scores } = stores;
+      scores.add([
+        { id: 's1', traceId: T1, name: 'quality', value: 1, receivedAt: 1 },
+        { id: 's2', traceId: T2.toUpperCase(), name: 'quality', value: 2, receivedAt: 2 },
+        { id: 's3', traceId: T1, observationId: 'o1', name: 'tone', value: 'ok', receivedAt: 3 },
+      ]);
+      expect(scores.all().map((s) => s.id)).toEqual(['s1', 's2', 's3']);
+      expect(scores.find({ traceId: [T1] }).map((s) => s.id)).toEqual(['s1', 's3']);
+      expect(scores.find({ name: ['quality', 'tone'], id: ['s2', 's3'] }).map((s) => s.id)).toEqual(['s2', 's3']);
+      expect(scores.find({ observationId: ['o1'] })[0]).toEqual({
+        id: 's3',
+        traceId: T1,
+        observationId: 'o1',
+        name: 'tone',
+        value: 'ok',
+        receivedAt: 3,
+      });
+      scores.delete('s1');
+      scores.deleteForTraces([T2]);
+      expect(scores.all().map((s) => s.id)).toEqual(['s3']);
+      scores.clear();
+      expect(scores.all()).toEqual([]);
+    });
+
+    it('datasets: by name in creation order, replaced by name; item revisions answer the item as it was at a time', () => {
+      const { datasets } = stores;
+      const ds = (name: string, description: string | null) => ({
+        id: `id-${name}`,
+        name,
+        description,
+        metadata: null,
+        createdAt: 'c',
+        updatedAt: 'u',
+      });
+      datasets.saveDataset(ds('b', null));
+      datasets.saveDataset(ds('a', null));
+      datasets.saveDataset(ds('b', 'now described'));
+      expect(datasets.datasets().map((d) => [d.name, d.description])).toEqual([
+        ['b', 'now described'],
+        ['a', null],
+      ]);
+      expect(datasets.dataset('none')).toBeUndefined();
+      const item = (id: string, datasetName: string, input: unknown): StoredDatasetItem => ({
+        id,
+        datasetId: `id-${datasetName}`,
+        datasetName,
+        input,
+        expectedOutput: null,
+        metadata: null,
+        status: 'ACTIVE',
+        createdAt: 'c',
+        updatedAt: 'u',
+      });
+      datasets.saveItemRevision('i1', 100, item('i1', 'a', 1));
+      datasets.saveItemRevision('i2', 150, item('i2', 'b', 2));
+      datasets.saveItemRevision('i1', 200, item('i1', 'a', 'changed'));
+      datasets.saveItemRevision('i2', 300, null);
+      expect(datasets.itemAt('i1', 99)).toBeUndefined();
+      expect(datasets.itemAt('i1', 100)?.input).toBe(1);
+      expect(datasets.itemAt('i1', 250)?.input).toBe('changed');
+      expect(datasets.itemAt('i2', 299)?.input).toBe(2);
+      expect(datasets.itemAt('i2', 300)).toBeUndefined();
+      expect(datasets.itemsAt(160).map((i) => [i.id, i.input])).toEqual([
+        ['i1', 1],
+        ['i2', 2],
+      ]);
+      expect(datasets.itemsAt(400).map((i) => i.id)).toEqual(['i1']);
+      expect(datasets.itemsAt(160, 'b').map((i) => i.id)).toEqual(['i2']);
+      stores.clear();
+      expect([datasets.datasets().length, datasets.itemsAt(400).length]).toEqual([0, 0]);
+    });
+
+    it('prompts: versions oldest first, a saved version replaces the one with its number', () => {
+      const { prompts } = stores;
+      const p = (version: number, labels: string[]): StoredPrompt => ({
+        name: 'greet',
+        version,
+        type: 'text',
+        prompt: `v${version}`,
+        config: {},
+        labels,
+        tags: [],
+        commitMessage: null,
+        createdAt: 'c',
+      });
+      prompts.save(p(1, ['production', 'latest']));
+      prompts.save(p(2, ['latest']));
+      prompts.save(p(1, ['production']));
+      expect(prompts.versions('greet').map((v) => [v.version, v.labels])).toEqual([
+        [1, ['production']],
+        [2, ['latest']],
+      ]);
+      expect(prompts.versions('other')).toEqual([]);
+      stores.clear();
+      expect(prompts.versions('greet')).toEqual([]);
+    });
+  });
+}
