@@ -35,6 +35,12 @@ beforeAll(async () => {
     ],
   });
   page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
+  // Whatever the content security policy blocks is counted: the viewer itself must never trip it.
+  await page.addInitScript(() => {
+    const w = window as unknown as { cspViolations: string[] };
+    w.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
 });
 
 afterAll(async () => {
@@ -141,6 +147,90 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
     const turns = await page.$$eval('.turn', (els) => els.map((e) => e.textContent ?? ''));
     expect(turns[0]).toContain('Where is my order 42?');
     expect(turns[1]).toContain('That one arrives tomorrow.');
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+  });
+
+  it('opens at http://localhost, http://127.0.0.1 and http://[::1] alike', async () => {
+    const { port } = local.server;
+    for (const base of [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`]) {
+      await page.goto(`${base}/`);
+      await page.waitForSelector('#trace-count');
+      expect(Number((await page.textContent('#trace-count'))?.split(' ')[0]), base).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('renders hostile trace content as text: HTML in names, inputs, outputs, tags, metadata and scores runs nothing and makes no element', async () => {
+    // Each payload records that it ran; none may.
+    const ran = (tag: string) => `window.xss=(window.xss||[]).concat('${tag}')`;
+    const p = {
+      img: `<img src=x onerror="${ran('img')}">`,
+      script: `</script><script>${ran('script')}</script>`,
+      svg: `"><svg onload="${ran('svg')}"></svg>`,
+      iframe: `<iframe srcdoc="<script>parent.${ran('iframe')}</script>"></iframe>`,
+      style: `<style>body{display:none}</style><b onmouseover="${ran('b')}">bold</b>`,
+    };
+    const all = Object.values(p).join(' ');
+    let traceId = '';
+    await propagateAttributes(
+      { userId: `u${p.img}`, sessionId: `s${p.svg}`, tags: [p.img, p.script], traceName: `t${p.style}`, metadata: { origin: p.iframe } },
+      () =>
+        startActiveObservation(`root ${p.img}`, async (root) => {
+          traceId = root.traceId;
+          root.update({ input: all, output: { html: p.script, nested: [p.svg, { deeper: p.iframe }] }, metadata: { [p.img]: p.style } });
+          startObservation(
+            `gen ${p.svg}`,
+            {
+              input: [
+                { role: 'user', content: p.img },
+                { role: 'assistant', content: p.style, tool_calls: [{ id: 'c1', name: p.script, args: { q: p.iframe } }] },
+              ],
+              output: { role: 'assistant', content: p.svg },
+              model: p.img,
+            },
+            { asType: 'generation' },
+          ).end();
+        }),
+    );
+    local.handle.client.score.create({ traceId, name: p.img, value: p.script, comment: p.svg });
+    await local.handle.flush();
+
+    const inert = async (where: string) => {
+      const found = await page.evaluate(() => ({
+        ran: (window as unknown as { xss?: string[] }).xss ?? [],
+        elements: [
+          ...document.querySelectorAll('main img, main svg, main iframe, main script, main style, main b, main object, main embed'),
+        ].map((e) => e.outerHTML.slice(0, 60)),
+        csp: (window as unknown as { cspViolations: string[] }).cspViolations,
+      }));
+      expect(found, where).toEqual({ ran: [], elements: [], csp: [] });
+    };
+
+    await page.goto(`${local.server.url}/`);
+    const row = page.locator(`tr[data-trace-id="${traceId}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain(p.img); // the tag, as text
+    expect(await row.textContent()).toContain(`t${p.style}`);
+    await inert('trace list');
+
+    await row.locator('.trace-name').click();
+    await page.waitForSelector('#tree .tree-row');
+    expect(await page.textContent('#input')).toContain(all);
+    expect(await page.textContent('#output')).toContain(p.script);
+    expect(await page.textContent('#detail')).toContain('<style>body{display:none}</style>'); // metadata value
+    expect(await page.textContent('#scores')).toContain(p.img);
+    await inert('trace, root');
+
+    await page.click('#tree .tree-row:has-text("gen ")');
+    await page.waitForSelector('#input .msg.user');
+    expect(await page.textContent('#input .msg.user')).toContain(p.img);
+    expect(await page.textContent('#input .tool-call')).toContain(p.script);
+    expect(await page.textContent('#output .msg.assistant')).toContain(p.svg);
+    await inert('trace, generation');
+
+    await page.click(`a[href^="#/session/"]`);
+    await page.waitForSelector('.turn');
+    expect(await page.textContent('main')).toContain(`Session s${p.svg}`);
+    await inert('session');
   });
 
   it('stays fast with 10,000 stored traces: the list answers in one request', async () => {

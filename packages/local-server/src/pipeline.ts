@@ -1,15 +1,19 @@
 /**
- * The way every request takes through the server. The viewer's routes answer first (not SDK
- * traffic: neither recorded nor faulted). Anything else is public API: its body is read and the
- * request recorded, an injected fault may act on it, its key is checked against the route's
- * needs, and the route table answers; anything else under `/api/public/` is echoed back.
+ * The way every request takes through the server. First its `Host` and `Origin` must name this
+ * machine (or an allowed host): else 403 and one log line. The viewer's routes answer next,
+ * behind the viewer's door (not SDK traffic: neither recorded nor faulted). Anything else is
+ * public API: its body is read and the request recorded, an injected fault may act on it, its
+ * key is checked against the route's needs, and the route table answers; anything else under
+ * `/api/public/` is echoed back.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Answer, refuse, writeAnswer } from './http/answer.js';
 import { authError, authorized, parseAuth } from './http/auth.js';
 import { headerValue } from './http/body.js';
+import type { HostGuard } from './http/hosts.js';
 import { readRequest } from './http/recorded-request.js';
 import type { Router } from './http/router.js';
+import { VIEWER_HEADERS, type ViewerDoor } from './http/viewer-door.js';
 import type { ApiHandler } from './routes/api-route.js';
 import type { ViewerHandler } from './routes/viewer-route.js';
 import { applyFault, type FaultQueue } from './test-controls/faults.js';
@@ -19,9 +23,9 @@ import type { RecordedRequest } from './types.js';
 
 /** What the pipeline is made of; the server builds each part. */
 export interface PipelineParts {
+  hosts: HostGuard;
   viewer: Router<ViewerHandler>;
-  /** Headers every viewer answer carries. */
-  viewerHeaders: Record<string, string>;
+  door: ViewerDoor;
   api: Router<ApiHandler>;
   keys: { publicKey: string; secretKey: string };
   recorder: RequestRecorder;
@@ -39,9 +43,16 @@ export function handleRequest(parts: PipelineParts, req: IncomingMessage, res: S
   const run = async () => {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = (req.method ?? 'GET').toUpperCase();
+    const refusal = parts.hosts.refusal(req.headers);
+    if (refusal) {
+      parts.warn(`403 ${method} ${url.pathname}: ${refusal} (allow a host name with --allow-host or OBS_LOCAL_ALLOWED_HOSTS)`);
+      return writeAnswer(res, 403, { message: `${refusal}: the local obs server answers only requests to this machine` }, REFUSAL_HEADERS);
+    }
     const viewer = parts.viewer.match(method, url.pathname);
     if (viewer) {
-      const headers = parts.viewerHeaders;
+      const door = parts.door.check(req, url);
+      if (!door.enter) return writeAnswer(res, door.answer.status, door.answer.body, { ...VIEWER_HEADERS, ...door.answer.headers });
+      const headers = door.setCookie ? { ...VIEWER_HEADERS, 'set-cookie': door.setCookie } : VIEWER_HEADERS;
       const answer = await viewer.route.handle({ req, res, url, headers }, viewer.params);
       if (answer) writeAnswer(res, answer.status, answer.body, { ...headers, ...answer.headers });
       return;
@@ -81,6 +92,8 @@ function routeApi(parts: PipelineParts, record: RecordedRequest): Answer | Promi
   if (match) return match.route.handle(record, match.params);
   return { status: 200, body: { ok: true, method, path, query: record.query, body: record.json ?? null } };
 }
+
+const REFUSAL_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
 function send(record: RecordedRequest, res: ServerResponse, answer: Answer): void {
   record.status = answer.status;

@@ -2,10 +2,12 @@
  * The local obs server: composes the stores, the route modules and the test controls into one
  * HTTP server, and is the {@link ObsServer} tests hold.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { HostGuard, isLoopbackHost, parseAllowedHosts } from './http/hosts.js';
 import { Router } from './http/router.js';
+import { ViewerDoor } from './http/viewer-door.js';
 import { handleRequest, type PipelineParts } from './pipeline.js';
 import type { ApiRoute } from './routes/api-route.js';
 import { datasetRoutes } from './routes/datasets.js';
@@ -20,7 +22,7 @@ import { viewerStaticRoutes } from './routes/viewer-static.js';
 import { openStores } from './stores/open.js';
 import type { ObsStores } from './stores/types.js';
 import { FaultQueue } from './test-controls/faults.js';
-import { HeldRequests, PortControl } from './test-controls/outages.js';
+import { type Binding, HeldRequests, PortControl } from './test-controls/outages.js';
 import { RequestRecorder } from './test-controls/recorder.js';
 import { waitFor } from './test-controls/waiting.js';
 import type { DecodedSpan, Fault, ObsServer, ObsServerOptions, ReceivedScore, ScoreRule, WaitOptions } from './types.js';
@@ -51,7 +53,7 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
  */
 export async function startObsServer(options: ObsServerOptions = {}): Promise<ObsServer> {
   const server = new LocalObsServer(options, openStores(options));
-  await server.listen(options.port ?? 0, options.host ?? DEFAULTS.host);
+  await server.listen(options.port ?? 0);
   return server;
 }
 
@@ -62,14 +64,15 @@ class LocalObsServer implements ObsServer {
   readonly secretKey: string;
   readonly projectId: string;
   readonly projectName: string;
+  readonly viewerToken: string | undefined;
 
   private readonly recorder = new RequestRecorder(SCORES_PATH);
   private readonly faults = new FaultQueue();
   private readonly held = new HeldRequests();
   private readonly listeners = new Set<(spans: DecodedSpan[]) => void>();
   private readonly closing = new AbortController();
-  private readonly http: Server;
   private readonly portControl: PortControl;
+  private readonly host: string;
   private readonly quiet: boolean;
   private maxBodyBytes: number;
   private scoreRule: ScoreRule | undefined;
@@ -85,13 +88,18 @@ class LocalObsServer implements ObsServer {
     this.projectName = options.projectName ?? DEFAULTS.projectName;
     this.quiet = options.quiet ?? false;
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+    this.host = options.host ?? DEFAULTS.host;
+    const loopback = options.host === undefined || isLoopbackHost(options.host);
+    this.viewerToken = options.viewerToken ?? (loopback ? undefined : randomBytes(18).toString('base64url'));
     const live = new LiveEvents(stores.traces);
     if (options.onSpans) this.listeners.add(options.onSpans);
     this.listeners.add((spans) => live.notify(spans));
 
+    const allowed = parseAllowedHosts([...(options.allowedHosts ?? []), process.env['OBS_LOCAL_ALLOWED_HOSTS'] ?? '']);
     const parts: PipelineParts = {
+      hosts: new HostGuard(allowed, options.host),
       viewer: new Router([...viewerStaticRoutes(), ...viewerApiRoutes(stores, live)]),
-      viewerHeaders: { 'cache-control': 'no-store' },
+      door: new ViewerDoor(this.viewerToken, { publicKey: this.publicKey, secretKey: this.secretKey }, () => this.port),
       api: new Router(this.apiRoutes()),
       keys: { publicKey: this.publicKey, secretKey: this.secretKey },
       recorder: this.recorder,
@@ -101,9 +109,20 @@ class LocalObsServer implements ObsServer {
       maxBodyBytes: () => this.maxBodyBytes,
       warn: (message) => this.warn(message),
     };
-    this.http = createServer((req, res) => handleRequest(parts, req, res));
-    this.http.on('clientError', (_err, socket) => socket.destroy());
-    this.portControl = new PortControl(this.http);
+    const server = () => {
+      const http = createServer((req: IncomingMessage, res: ServerResponse) => handleRequest(parts, req, res));
+      http.on('clientError', (_err, socket) => socket.destroy());
+      return http;
+    };
+    // By default both loopbacks, so http://localhost, http://127.0.0.1 and http://[::1] all reach it.
+    const bindings: Binding[] =
+      options.host === undefined || options.host === 'localhost'
+        ? [
+            { http: server(), host: DEFAULTS.host },
+            { http: server(), host: '::1', optional: true },
+          ]
+        : [{ http: server(), host: options.host }];
+    this.portControl = new PortControl(bindings);
   }
 
   /** The public API, route module by route module. */
@@ -121,18 +140,15 @@ class LocalObsServer implements ObsServer {
   }
 
   /** @internal */
-  async listen(port: number, host: string): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.http.once('error', reject);
-      this.http.listen(port, host, () => {
-        this.http.off('error', reject);
-        resolve();
-      });
-    });
-    this.port = (this.http.address() as AddressInfo).port;
-    this.portControl.listening(this.port, host);
+  async listen(port: number): Promise<void> {
+    this.port = await this.portControl.listen(port);
+    const host = this.host === 'localhost' ? DEFAULTS.host : this.host;
     const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${urlHost}:${this.port}`;
+  }
+
+  get viewerUrl(): string {
+    return this.viewerToken === undefined ? `${this.url}/` : `${this.url}/?token=${encodeURIComponent(this.viewerToken)}`;
   }
 
   get env(): ObsServer['env'] {
@@ -229,18 +245,12 @@ class LocalObsServer implements ObsServer {
   }
 
   close(): Promise<void> {
-    this.closePromise ??= new Promise<void>((resolve, reject) => {
+    this.closePromise ??= (async () => {
       this.closing.abort();
       this.held.releaseAll();
-      const closed = (err?: Error) => {
-        this.stores.close();
-        if (err) reject(err);
-        else resolve();
-      };
-      if (this.portControl.isDown) return closed();
-      this.http.close(closed);
-      this.http.closeAllConnections();
-    });
+      await this.portControl.takeDown();
+      this.stores.close();
+    })();
     return this.closePromise;
   }
 

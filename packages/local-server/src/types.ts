@@ -138,8 +138,23 @@ export type ScoreRule = (score: any, index: number) => string | undefined;
 export interface ObsServerOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
-  /** Default `127.0.0.1`. */
+  /**
+   * Where to listen. Default: this machine's loopback, `127.0.0.1` and `::1` beside it (when the
+   * machine has IPv6). Any other address (`0.0.0.0`, a network address) makes the server
+   * reachable from other machines: the viewer then needs its token ({@link viewerToken}).
+   */
   host?: string;
+  /**
+   * Host names requests may use besides this machine's loopback names and addresses (the
+   * `Host` and `Origin` checks that stop DNS rebinding): exact names, or `.example.test` for a
+   * domain and every name under it. Added to `$OBS_LOCAL_ALLOWED_HOSTS` (comma-separated).
+   */
+  allowedHosts?: string[];
+  /**
+   * The token the viewer's pages and reads need. Default: a random one when the server listens
+   * beyond loopback, none on loopback. When given, it is needed whatever the address.
+   */
+  viewerToken?: string;
   /** Default `pk-obs-local`. */
   publicKey?: string;
   /** Default `sk-obs-local`. */
@@ -160,6 +175,10 @@ export interface ObsServerOptions {
 export interface ObsServer {
   /** Base URL for the SDK, e.g. `http://127.0.0.1:41234`. */
   url: string;
+  /** The trace viewer's address: `${url}/`, with `?token=…` when the viewer needs its token. */
+  readonly viewerUrl: string;
+  /** The token the viewer needs, or `undefined` when it needs none (listening on loopback only). */
+  readonly viewerToken: string | undefined;
   port: number;
   publicKey: string;
   secretKey: string;

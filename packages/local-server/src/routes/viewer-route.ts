@@ -11,8 +11,8 @@ export interface ViewerRequest {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;
-  /** Headers every viewer response carries (caching, and from issue 40 on, the security ones). */
-  headers: Record<string, string>;
+  /** Headers every viewer response carries (no caching, the content security policy, no sniffing). */
+  headers: Readonly<Record<string, string>>;
 }
 
 /** Answers a viewer request; `undefined` when it wrote the response itself (an event stream). */

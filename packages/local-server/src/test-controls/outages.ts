@@ -3,22 +3,48 @@
  * port (a restart), and holding requests unanswered (a black hole) until released.
  */
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
-/** Closes and reopens one HTTP server's listening port; state kept by the caller survives. */
+/** Where one HTTP server listens; an optional one (the IPv6 loopback beside the IPv4 one) may fail. */
+export interface Binding {
+  http: Server;
+  host: string;
+  optional?: boolean;
+}
+
+/**
+ * Opens, closes and reopens the server's listening sockets on one port (a restart keeps the
+ * port, and state kept by the caller survives).
+ */
 export class PortControl {
-  private host = '127.0.0.1';
   private port = 0;
   private down = false;
+  private listening: Binding[] = [];
 
-  constructor(private readonly http: Server) {}
+  constructor(private readonly bindings: readonly Binding[]) {}
 
-  /** Remembers where the server listens, for `up()`. */
-  listening(port: number, host: string): void {
-    this.port = port;
-    this.host = host;
+  /** Listens on `port` (0: a free one, then the same for every binding); resolves with the port. */
+  async listen(port: number): Promise<number> {
+    const [first, ...rest] = this.bindings;
+    this.port = await open(first!, port);
+    this.listening = [first!];
+    for (const binding of rest) {
+      try {
+        await open(binding, this.port);
+        this.listening.push(binding);
+      } catch (err) {
+        if (!binding.optional) throw err;
+      }
+    }
+    return this.port;
   }
 
-  /** Whether the port is closed by `down()`. */
+  /** The bindings that listen (an optional one that could not is left out). */
+  get hosts(): string[] {
+    return this.listening.map((b) => b.host);
+  }
+
+  /** Whether the port is closed by `takeDown()`. */
   get isDown(): boolean {
     return this.down;
   }
@@ -27,23 +53,31 @@ export class PortControl {
   async takeDown(): Promise<void> {
     if (this.down) return;
     this.down = true;
-    const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
-    this.http.closeAllConnections();
-    await closed;
+    await Promise.all(
+      this.listening.map(({ http }) => {
+        const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+        http.closeAllConnections();
+        return closed;
+      }),
+    );
   }
 
-  /** Listens again on the same port and host. */
+  /** Listens again on the same port and hosts. */
   async bringUp(): Promise<void> {
     if (!this.down) return;
-    await new Promise<void>((resolve, reject) => {
-      this.http.once('error', reject);
-      this.http.listen(this.port, this.host, () => {
-        this.http.off('error', reject);
-        resolve();
-      });
-    });
+    for (const binding of this.listening) await open(binding, this.port);
     this.down = false;
   }
+}
+
+function open({ http, host }: Binding, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => {
+      http.off('error', reject);
+      resolve((http.address() as AddressInfo).port);
+    });
+  });
 }
 
 /** Requests held by `hang` faults, released all at once (their sockets destroyed). */

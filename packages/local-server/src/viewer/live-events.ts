@@ -13,7 +13,7 @@ export class LiveEvents {
   constructor(private readonly traces: TraceStore) {}
 
   /** Opens a stream on `res`; it stays open until the page goes. */
-  open(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
+  open(req: IncomingMessage, res: ServerResponse, headers: Readonly<Record<string, string>>): void {
     res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', connection: 'keep-alive' });
     res.write(': connected\n\n');
     this.clients.add(res);
