@@ -4,9 +4,11 @@
  * generation's chat messages, filters work, sessions read as a conversation, and a screenshot of
  * the trace page is written for people to look at (test-output/viewer-trace.png).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crc32, deflateSync } from 'node:zlib';
 import { initObs, propagateAttributes, startActiveObservation, startObservation } from '@obs/core';
 import { setupObsServer } from '@obs/local-server/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -86,6 +88,73 @@ async function chatTurn(user: string, session: string, question: string, answer:
   local.handle.client.score.create({ traceId, name: 'helpful', value: 1 });
   await local.handle.flush();
   return traceId;
+}
+
+/** A real PNG of `width` x `height` red pixels (RGBA scanlines, deflated, each chunk with its CRC-32). */
+function png(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(typed.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    typed.copy(out, 4);
+    out.writeUInt32BE(crc32(typed), typed.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA, deflate, no filter set, no interlace
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [255, 0, 0, 255]).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  const signature = Buffer.from('89504e470d0a1a0a', 'hex');
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A real WAV: 16-bit mono PCM at 8 kHz, a quarter second of tone. */
+function wav(): Buffer {
+  const rate = 8000;
+  const data = Buffer.alloc((rate / 4) * 2);
+  for (let i = 0; i < rate / 4; i++) data.writeInt16LE(Math.round(Math.sin(i / 4) * 8000), i * 2);
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0);
+  h.writeUInt32LE(36 + data.length, 4);
+  h.write('WAVEfmt ', 8);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20); // PCM
+  h.writeUInt16LE(1, 22); // mono
+  h.writeUInt32LE(rate, 24);
+  h.writeUInt32LE(rate * 2, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36);
+  h.writeUInt32LE(data.length, 40);
+  return Buffer.concat([h, data]);
+}
+
+/** Uploads media through the server's media protocol (ask, PUT, report); returns its reference string and id. */
+async function uploadMedia(bytes: Buffer, contentType: string, traceId: string): Promise<{ ref: string; mediaId: string }> {
+  const { url, publicKey, secretKey } = local.server;
+  const authorization = `Basic ${Buffer.from(`${publicKey}:${secretKey}`).toString('base64')}`;
+  const sha256Hash = createHash('sha256').update(bytes).digest('base64');
+  const ask = await fetch(`${url}/api/public/media`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ traceId, contentType, contentLength: bytes.length, sha256Hash, field: 'input' }),
+  });
+  const { mediaId, uploadUrl } = (await ask.json()) as { mediaId: string; uploadUrl: string };
+  const put = await fetch(uploadUrl, {
+    method: 'PUT',
+    headers: { 'content-type': contentType, 'x-amz-checksum-sha256': sha256Hash },
+    body: new Uint8Array(bytes),
+  });
+  expect(put.status).toBe(200);
+  const report = await fetch(`${url}/api/public/media/${mediaId}`, {
+    method: 'PATCH',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ uploadedAt: new Date().toISOString(), uploadHttpStatus: put.status }),
+  });
+  expect(report.status).toBe(204);
+  return { ref: `@@@obsMedia:type=${contentType}|id=${mediaId}|source=base64_data_uri@@@`, mediaId };
 }
 
 describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
@@ -231,6 +300,76 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
     await page.waitForSelector('.turn');
     expect(await page.textContent('main')).toContain(`Session s${p.svg}`);
     await inert('session');
+  });
+
+  it('shows media references as an image, an audio player and a download link served by the server; the client reads them back', async () => {
+    const image = png(4, 3);
+    const sound = wav();
+    const pdf = Buffer.from('%PDF-1.4\n% a tiny document\n');
+    const gen = startObservation('describe-picture', {}, { asType: 'generation' });
+    const [picture, audio, doc] = [
+      await uploadMedia(image, 'image/png', gen.traceId),
+      await uploadMedia(sound, 'audio/wav', gen.traceId),
+      await uploadMedia(pdf, 'application/pdf', gen.traceId),
+    ];
+    // A reference whose id is HTML: still an image of this server's, with the id as a path segment, and nothing runs.
+    const hostile = '@@@obsMedia:type=image/png|id="><img src=x onerror="window.xss=1">|source=bytes@@@';
+    gen.update({
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image_url', image_url: { url: picture.ref } },
+          ],
+        },
+      ],
+      output: `Listen: ${audio.ref} ${hostile}`,
+      metadata: { attachment: doc.ref },
+    });
+    gen.end();
+    await local.handle.flush();
+
+    await page.goto(`${local.server.url}/#/trace/${gen.traceId}/${gen.id}`);
+    await page.waitForSelector('#input img.media', { timeout: 5000 });
+    await page.waitForFunction(() => (document.querySelector('#input img.media') as HTMLImageElement).complete);
+    expect(
+      await page.$eval('#input img.media', (e) => [(e as HTMLImageElement).naturalWidth, (e as HTMLImageElement).naturalHeight]),
+    ).toEqual([4, 3]);
+    expect(await page.textContent('#input .msg.user')).toContain('What is in this picture?');
+
+    expect(await page.getAttribute('#output audio.media', 'src')).toBe(`/viewer-api/media/${audio.mediaId}`);
+    await page.waitForFunction(() => (document.querySelector('#output audio.media') as HTMLAudioElement).readyState >= 1); // its header decoded
+    expect(await page.$eval('#output audio.media', (e) => (e as HTMLAudioElement).duration)).toBeCloseTo(0.25, 2);
+    expect(await page.textContent('#output')).toContain('Listen: ');
+
+    const link = page.locator('#detail a.media-file');
+    expect(await link.getAttribute('href')).toBe(`/viewer-api/media/${doc.mediaId}`);
+    const served = await page.evaluate(
+      async (href) => {
+        const res = await fetch(href);
+        return { type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), text: await res.text() };
+      },
+      (await link.getAttribute('href'))!,
+    );
+    expect(served).toEqual({ type: 'application/pdf', disposition: `attachment; filename="${doc.mediaId}"`, text: pdf.toString() });
+
+    const hostileImages = await page.$$eval('#output img', (els) => els.map((e) => e.getAttribute('src')));
+    expect(hostileImages).toEqual([`/viewer-api/media/${encodeURIComponent('"><img src=x onerror="window.xss=1">')}`]);
+    expect(await page.evaluate(() => (window as unknown as { xss?: unknown }).xss)).toBeUndefined();
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+
+    // The SDK's client reads the same media back from the server.
+    const record = await local.handle.client.api.media.get(picture.mediaId);
+    expect(record).toMatchObject({ mediaId: picture.mediaId, contentType: 'image/png', contentLength: image.length });
+    const resolved = await local.handle.client.media.resolveReferences({
+      obj: { picture: picture.ref, note: [`hear ${audio.ref}`] },
+      resolveWith: 'base64DataUri',
+    });
+    expect(resolved).toEqual({
+      picture: `data:image/png;base64,${image.toString('base64')}`,
+      note: [`hear data:audio/wav;base64,${sound.toString('base64')}`],
+    });
   });
 
   it('stays fast with 10,000 stored traces: the list answers in one request', async () => {

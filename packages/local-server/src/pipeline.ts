@@ -64,7 +64,7 @@ export function handleRequest(parts: PipelineParts, req: IncomingMessage, res: S
     if (read.failed === 'gone') return;
     if (read.failed) return send(record, res, { status: 413, body: { message: read.failed.message }, headers: { connection: 'close' } });
 
-    const fault = parts.faults.take(record.path);
+    const fault = parts.faults.take(record.method, record.path);
     if (fault) {
       const outcome = await applyFault(fault, parts.held, parts.closing);
       if (outcome === 'dropped') return void req.socket.destroy();

@@ -7,12 +7,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HostGuard, isLoopbackHost, parseAllowedHosts } from './http/hosts.js';
 import { Router } from './http/router.js';
+import { UrlSigner } from './http/signed-urls.js';
 import { ViewerDoor } from './http/viewer-door.js';
 import { handleRequest, type PipelineParts } from './pipeline.js';
 import type { ApiRoute } from './routes/api-route.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { experimentRoutes } from './routes/experiments.js';
 import { ingestionRoutes } from './routes/ingestion.js';
+import { mediaRoutes } from './routes/media.js';
 import { promptRoutes } from './routes/prompts.js';
 import { publicReadRoutes } from './routes/public-reads.js';
 import { SCORES_PATH, scoreRoutes } from './routes/scores.js';
@@ -22,6 +24,7 @@ import { viewerStaticRoutes } from './routes/viewer-static.js';
 import { openStores } from './stores/open.js';
 import type { ObsStores } from './stores/types.js';
 import { FaultQueue } from './test-controls/faults.js';
+import { ServerMediaInspector } from './test-controls/media-inspector.js';
 import { type Binding, HeldRequests, PortControl } from './test-controls/outages.js';
 import { RequestRecorder } from './test-controls/recorder.js';
 import { waitFor } from './test-controls/waiting.js';
@@ -65,6 +68,7 @@ class LocalObsServer implements ObsServer {
   readonly projectId: string;
   readonly projectName: string;
   readonly viewerToken: string | undefined;
+  readonly media: ServerMediaInspector;
 
   private readonly recorder = new RequestRecorder(SCORES_PATH);
   private readonly faults = new FaultQueue();
@@ -91,6 +95,11 @@ class LocalObsServer implements ObsServer {
     this.host = options.host ?? DEFAULTS.host;
     const loopback = options.host === undefined || isLoopbackHost(options.host);
     this.viewerToken = options.viewerToken ?? (loopback ? undefined : randomBytes(18).toString('base64url'));
+    this.media = new ServerMediaInspector(
+      () => this.recorder.requests,
+      stores.media,
+      (fault) => this.injectFault(fault),
+    );
     const live = new LiveEvents(stores.traces);
     if (options.onSpans) this.listeners.add(options.onSpans);
     this.listeners.add((spans) => live.notify(spans));
@@ -136,6 +145,7 @@ class LocalObsServer implements ObsServer {
       ...promptRoutes(stores.prompts),
       ...experimentRoutes(stores.spans),
       ...traceDeletionRoutes(stores.spans, stores.scores),
+      ...mediaRoutes({ store: stores.media, signer: new UrlSigner(), asked: (record, id, url) => this.media.asked(record, id, url) }),
     ];
   }
 

@@ -102,6 +102,8 @@ export interface ReceivedScore {
 export interface Fault {
   /** Exact path (without query) or a RegExp tested on it. Default: any path. */
   path?: string | RegExp;
+  /** HTTP method (`PUT`, `PATCH`, …) the fault applies to. Default: any method. */
+  method?: string;
   /** How many matching requests the fault applies to. Default 1. */
   times?: number;
   /** Answer with this status instead of handling the request. */
@@ -171,6 +173,76 @@ export interface ObsServerOptions {
   maxBodyBytes?: number;
 }
 
+/** A step of the media upload protocol, for {@link MediaInspector.injectFault}. */
+export type MediaStep = 'ask' | 'upload' | 'report' | 'read' | 'download';
+
+/** An ask for an upload (`POST /api/public/media`) that arrived, whatever its answer. */
+export interface MediaAsk {
+  request: RecordedRequest;
+  /** The ask as sent (`{ traceId, observationId?, contentType, contentLength, sha256Hash, field }`). */
+  body: unknown;
+  /** The media id answered; `undefined` when the ask was refused or faulted. */
+  mediaId: string | undefined;
+  /** The upload URL answered: `null` when the server held these bytes already; `undefined` when refused or faulted. */
+  uploadUrl: string | null | undefined;
+}
+
+/** A `PUT` on an upload URL that arrived, whatever its answer (`request.status`: 200 when the bytes were kept). */
+export interface MediaUpload {
+  request: RecordedRequest;
+  mediaId: string;
+  bytes: Buffer;
+}
+
+/** A report (`PATCH /api/public/media/{mediaId}`) that arrived, whatever its answer. */
+export interface MediaReport {
+  request: RecordedRequest;
+  mediaId: string;
+  /** The report as sent (`{ uploadedAt, uploadHttpStatus, uploadHttpError?, uploadTimeMs? }`). */
+  body: unknown;
+}
+
+/** A media record as the server holds it. */
+export interface HeldMedia {
+  mediaId: string;
+  contentType: string;
+  contentLength: number;
+  sha256Hash: string;
+  /** When the verified bytes arrived; `null` before. */
+  uploadedAt: string | null;
+  /** The client's last report, `null` before it sent one. */
+  report: { uploadedAt: string; uploadHttpStatus: number; uploadHttpError: string | null; uploadTimeMs: number | null } | null;
+  /** Each distinct trace, observation and field that asked for it. */
+  links: Array<{ traceId: string; observationId: string | null; field: string }>;
+}
+
+/** What arrived of the media upload protocol, for tests to read back, and its faults. */
+export interface MediaInspector {
+  /** Every ask, in order (faulted and refused ones included). */
+  readonly asks: MediaAsk[];
+  /** Every `PUT` on an upload URL, in order (faulted and refused ones included). */
+  readonly uploads: MediaUpload[];
+  /** Every report, in order (faulted and refused ones included). */
+  readonly reports: MediaReport[];
+  /** How many asks were answered with this id, and how many uploads and reports named it. */
+  counts(mediaId: string): { asks: number; uploads: number; reports: number };
+  /** The bytes held for a media id (after an upload was verified), else `undefined`. */
+  bytes(mediaId: string): Buffer | undefined;
+  /** The record held for a media id. */
+  get(mediaId: string): HeldMedia | undefined;
+  /**
+   * Holds media as if it had been asked for and uploaded, for tests of the reads
+   * (`GET /api/public/media/{mediaId}`, references in traces); returns its id.
+   */
+  seed(media: { bytes: Buffer; contentType: string; mediaId?: string }): string;
+  /**
+   * Makes a step fail through the server's fault queue ({@link ObsServer.injectFault} with that
+   * step's method and path): `ask` (POST), `upload` (PUT), `report` (PATCH), `read` (GET of the
+   * record), `download` (GET of the bytes); `mediaId` narrows it to one media (not for `ask`).
+   */
+  injectFault(step: MediaStep, fault: Omit<Fault, 'path' | 'method'> & { mediaId?: string }): void;
+}
+
 /** A running local obs server. */
 export interface ObsServer {
   /** Base URL for the SDK, e.g. `http://127.0.0.1:41234`. */
@@ -191,6 +263,8 @@ export interface ObsServer {
   scores: ReceivedScore[];
   /** The `POST /api/public/scores` requests. */
   scoreRequests: RecordedRequest[];
+  /** The media upload protocol: asks, uploads and reports that arrived, the bytes held, faults. */
+  readonly media: MediaInspector;
   /** All spans decoded so far, in arrival order. */
   spans(): DecodedSpan[];
   /** The spans of one trace, in arrival order. */

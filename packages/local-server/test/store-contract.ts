@@ -4,7 +4,7 @@
  * its own line to stores.test.ts.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ObsStores, StoredDatasetItem, StoredPrompt } from '../src/stores/types.js';
+import type { ObsStores, StoredDatasetItem, StoredMedia, StoredPrompt } from '../src/stores/types.js';
 import type { AttrValue, DecodedSpan } from '../src/types.js';
 
 const T1 = '1'.repeat(32);
@@ -199,6 +199,40 @@ export function storeContract(name: string, open: () => ObsStores): void {
       expect(datasets.itemsAt(160, 'b').map((i) => i.id)).toEqual(['i2']);
       stores.clear();
       expect([datasets.datasets().length, datasets.itemsAt(400).length]).toEqual([0, 0]);
+    });
+
+    it('media: found by id and by hash with content type, replaced by id; bytes by id; cleared', () => {
+      const { media } = stores;
+      const m = (mediaId: string, sha256Hash: string, contentType: string): StoredMedia => ({
+        mediaId,
+        contentType,
+        contentLength: 3,
+        sha256Hash,
+        createdAt: 'c',
+        uploadedAt: null,
+        report: null,
+        links: [{ traceId: T1, observationId: null, field: 'input' }],
+      });
+      media.save(m('m1', 'h1', 'image/png'));
+      media.save(m('m2', 'h1', 'image/jpeg'));
+      expect(media.find('h1', 'image/jpeg')?.mediaId).toBe('m2');
+      expect(media.find('h1', 'audio/wav')).toBeUndefined();
+      expect(media.find('h2', 'image/png')).toBeUndefined();
+      media.save({
+        ...m('m1', 'h1', 'image/png'),
+        uploadedAt: 'u',
+        report: { uploadedAt: 'u', uploadHttpStatus: 200, uploadHttpError: null, uploadTimeMs: 5 },
+      });
+      expect(media.get('m1')).toEqual({
+        ...m('m1', 'h1', 'image/png'),
+        uploadedAt: 'u',
+        report: { uploadedAt: 'u', uploadHttpStatus: 200, uploadHttpError: null, uploadTimeMs: 5 },
+      });
+      expect(media.bytes('m1')).toBeUndefined();
+      media.saveBytes('m1', Buffer.from([1, 2, 3]));
+      expect(media.bytes('m1')).toEqual(Buffer.from([1, 2, 3]));
+      stores.clear();
+      expect([media.get('m1'), media.bytes('m1'), media.find('h1', 'image/jpeg')]).toEqual([undefined, undefined, undefined]);
     });
 
     it('prompts: versions oldest first, a saved version replaces the one with its number', () => {

@@ -1,8 +1,9 @@
 /**
  * The viewer's reads under `/viewer-api/`: the trace list, one trace, one session, the
- * experiment runs, and the live event stream.
+ * experiment runs, media the traces refer to, and the live event stream.
  */
 import { answer, refuse } from '../http/answer.js';
+import { mediaContent } from './media.js';
 import type { ObsStores } from '../stores/types.js';
 import { experimentRuns } from '../viewer/experiment-runs.js';
 import type { LiveEvents } from '../viewer/live-events.js';
@@ -33,6 +34,15 @@ export function viewerApiRoutes(stores: ObsStores, live: LiveEvents): ViewerRout
       handle: (_request, { sessionId }) => answer(200, sessionView(stores, sessionId!)),
     },
     { methods: ['GET'], path: '/viewer-api/experiments', handle: () => answer(200, experimentRuns(stores)) },
+    {
+      methods: ['GET'],
+      path: '/viewer-api/media/:mediaId',
+      handle: (_request, { mediaId }) => {
+        const media = stores.media.get(mediaId!);
+        const bytes = media?.uploadedAt ? stores.media.bytes(mediaId!) : undefined;
+        return media && bytes ? mediaContent(media, bytes) : refuse(404, `media ${JSON.stringify(mediaId)} is not held`);
+      },
+    },
     { methods: ['GET'], path: '/viewer-api/*rest', handle: ({ url }) => refuse(404, `no viewer route ${url.pathname}`) },
   ];
 }

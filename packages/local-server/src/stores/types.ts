@@ -1,6 +1,6 @@
 /**
  * The store seam: everything the server keeps (spans, the trace list the viewer reads, scores,
- * datasets, prompts) behind one interface each, so that where it is kept can change without
+ * datasets, prompts, media) behind one interface each, so that where it is kept can change without
  * touching a route.
  *
  * The routes only call these interfaces; `openStores` (./open.ts) picks the implementation once
@@ -13,7 +13,7 @@
  * Stores hold no HTTP or validation logic: routes validate, compute the record to keep
  * (numbering, label moves, merges) and hand it over; stores keep it and answer queries.
  */
-import type { DecodedSpan, ReceivedScore } from '../types.js';
+import type { DecodedSpan, HeldMedia, ReceivedScore } from '../types.js';
 
 /** Received spans, in arrival order. */
 export interface SpanStore {
@@ -153,6 +153,23 @@ export interface PromptStore {
   clear(): void;
 }
 
+/** Media an SDK asked to upload (wire contract 5), as the server keeps it. */
+export interface StoredMedia extends HeldMedia {
+  createdAt: string;
+}
+
+/** Media records, found by id or by their bytes (hash and content type), and their bytes. */
+export interface MediaStore {
+  get(mediaId: string): StoredMedia | undefined;
+  /** The media holding these bytes: the same hash and content type. */
+  find(sha256Hash: string, contentType: string): StoredMedia | undefined;
+  /** Creates or replaces the record with its id. */
+  save(media: StoredMedia): void;
+  saveBytes(mediaId: string, bytes: Buffer): void;
+  bytes(mediaId: string): Buffer | undefined;
+  clear(): void;
+}
+
 /** Everything the server keeps, opened once per server. */
 export interface ObsStores {
   readonly spans: SpanStore;
@@ -160,6 +177,7 @@ export interface ObsStores {
   readonly scores: ScoreStore;
   readonly datasets: DatasetStore;
   readonly prompts: PromptStore;
+  readonly media: MediaStore;
   /** Forgets everything (`ObsServer.reset()`). */
   clear(): void;
   /** Releases what the stores hold open (a database file); the server calls it once, on close. */

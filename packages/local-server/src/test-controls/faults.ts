@@ -33,11 +33,13 @@ export class FaultQueue {
     this.queue.push({ fault: { ...fault }, remaining: times });
   }
 
-  /** Consumes one use of the first fault matching `path`, and returns it. */
-  take(path: string): Fault | undefined {
+  /** Consumes one use of the first fault matching the request's method and path, and returns it. */
+  take(method: string, path: string): Fault | undefined {
     const now = Date.now();
     this.queue = this.queue.filter((q) => q.until === undefined || q.until > now);
-    const index = this.queue.findIndex((q) => matches(q.fault.path, path));
+    const index = this.queue.findIndex(
+      (q) => (q.fault.method === undefined || q.fault.method.toUpperCase() === method) && matches(q.fault.path, path),
+    );
     if (index < 0) return undefined;
     const q = this.queue[index]!;
     q.remaining -= 1;

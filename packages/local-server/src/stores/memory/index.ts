@@ -3,6 +3,7 @@
  */
 import type { ObsStores } from '../types.js';
 import { MemoryDatasetStore } from './datasets.js';
+import { MemoryMediaStore } from './media.js';
 import { MemoryPromptStore } from './prompts.js';
 import { MemoryScoreStore } from './scores.js';
 import { MemorySpanStore } from './spans.js';
@@ -17,11 +18,13 @@ export function createMemoryStores(): ObsStores {
     scores: new MemoryScoreStore(),
     datasets: new MemoryDatasetStore(),
     prompts: new MemoryPromptStore(),
+    media: new MemoryMediaStore(),
     clear() {
       spans.clear();
       stores.scores.clear();
       stores.datasets.clear();
       stores.prompts.clear();
+      stores.media.clear();
     },
     close() {},
   };
