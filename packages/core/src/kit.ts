@@ -1,11 +1,14 @@
 /**
- * `@obs/core/kit`: what obs adapters share beyond the request layers (`@obs/core/http`): the SDK
- * logger, error wording, value capture and redaction, stream wrappers, the trace-attribute
- * context, and LLM calls in obs's shape (messages with normalised tool calls, usage in disjoint
- * buckets). Stable within a major for adapter authors; application code uses `@obs/core`.
+ * `@obs/core/kit`: what obs adapters share beyond the request layers (`@obs/core/http`): the
+ * guard that keeps an adapter's own bugs out of the app's requests, the SDK logger, error
+ * wording, value capture and redaction, stream wrappers, the trace-attribute context, and LLM
+ * calls in obs's shape (messages with normalised tool calls, usage in disjoint buckets). When
+ * `identify` runs and what awaits it: see `@obs/core/http`. Stable within a major for adapter
+ * authors; application code uses `@obs/core`.
  *
  * @packageDocumentation
  */
+export { AdapterGuard } from './http/adapter-guard.js';
 export { logger } from './util/logger.js';
 export { errorMessage, recordErrorOnSpan } from './tracing/record-error.js';
 export { warnMisplacedOptions } from './config/misplaced-options.js';

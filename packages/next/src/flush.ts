@@ -1,23 +1,8 @@
-import type { ObsHandle } from '@obs/core';
 import { logger } from '@obs/core/kit';
 import { after } from 'next/server.js';
 
 type WaitUntil = (promise: Promise<unknown>) => void;
 type RequestContext = { get(): { waitUntil?: WaitUntil } | undefined };
-
-let pending: Promise<void> | undefined;
-
-/**
- * Flushes spans and scores, sharing one flush among the requests that end in the same turn of the
- * event loop (a busy server then sends one export, not one per request).
- */
-export function flushSoon(handle: ObsHandle): Promise<void> {
-  pending ??= new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
-    pending = undefined;
-    return handle.flush().catch((err: unknown) => logger.warn(`flush failed: ${String(err)}`));
-  });
-  return pending;
-}
 
 /**
  * Keeps the function alive until `work` is done, after the response: Next's `after()` inside a request

@@ -1,8 +1,8 @@
+import { flushSoon } from '@obs/core/http';
 import { trace, type Span } from '@opentelemetry/api';
 import { getObsHandle, ObsAttributes, startObservation, updateActiveObservation } from '@obs/core';
 import { logger, recordErrorOnSpan, SDK_TRACER_NAME } from '@obs/core/kit';
 import { isErrorRecorded } from './errors.js';
-import { flushSoon } from './flush.js';
 import type { RequestErrorContext, RequestErrorInfo } from './options.js';
 import { pathOf, routeFromRoutePath } from './route-pattern.js';
 

@@ -1,7 +1,7 @@
+import { flushSoon } from '@obs/core/http';
 import { getObsHandle, initObs, type ObsHandle } from '@obs/core';
 import { logger } from '@obs/core/kit';
 import { nextExportFilter } from './export-filter.js';
-import { flushSoon } from './flush.js';
 import type { RegisterObsOptions } from './options.js';
 import { NextSpanReparenter } from './reparent.js';
 import { RequestEndFlusher } from './request-end-flush.js';

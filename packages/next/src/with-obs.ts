@@ -1,8 +1,8 @@
-import { FetchHttpObserver, delay, type FetchRequest } from '@obs/core/http';
+import { FetchHttpObserver, delay, flushSoon, type FetchRequest } from '@obs/core/http';
 import { logger, warnMisplacedOptions } from '@obs/core/kit';
 import type { ObsHandle } from '@obs/core';
 import { controlFlowStatus, markErrorRecorded } from './errors.js';
-import { flushSoon, runAfterResponse } from './flush.js';
+import { runAfterResponse } from './flush.js';
 import type { WithObsOptions } from './options.js';
 import { ensureObs } from './register.js';
 import { routeFromActiveNextSpan, routeFromParams } from './route-pattern.js';

@@ -7,6 +7,24 @@
  * - `FetchHttpObserver` / `FetchRequest`: fetch `Request`/`Response` frameworks (Next route
  *   handlers, Hono, Workers): input from a copy of the body, the response observed as it streams.
  * - `HttpObserver` / `RequestObservation`: the root observation of one request, shared by both.
+ * - `flushAfterResponse` / `flushSoon`: a request's spans sent before a serverless runtime
+ *   freezes (through its `waitUntil`), one flush for the requests that end together.
+ *
+ * When `identify` runs, and whether anything awaits it:
+ * - By default it runs lazily, once: just before the first child span of the request starts, or
+ *   at the end of the request if none does. So it runs after whatever the framework ran before the
+ *   handler (auth middleware, guards, hooks) unless one of those starts a span. Nothing on the
+ *   request path awaits it: a Promise result applies when it resolves, the request's spans are held
+ *   (as objects, before export) until then, and the root's end waits for it at most 1 s.
+ * - `deferIdentify` (Node.js layer, `RequestInit`) holds even the lazy run until the adapter calls
+ *   `ro.allowIdentify()` (Express once routed, Fastify in `preHandler`), for frameworks whose
+ *   auth runs after spans may start.
+ * - An adapter may `await request.ro.identify()` itself where the framework has authenticated
+ *   before the handler and the wait is acceptable (Next's route handlers do): every span of the
+ *   handler then starts with identify's attributes.
+ *
+ * Adapter code runs inside `AdapterGuard` (`@obs/core/kit`): a bug of the adapter logs once and
+ * the request is served as without obs.
  *
  * @packageDocumentation
  */
@@ -18,6 +36,7 @@ export { NodeRequest } from './node/node-request.js';
 export { NodeResponseCapture } from './node/response-capture.js';
 export { pathOf, type NodeRequestLike, type NodeResponseLike } from './node/node-types.js';
 export { FetchHttpObserver, FetchRequest, delay, type FetchLayerOptions, type FetchStartInit } from './fetch/fetch-observer.js';
+export { flushAfterResponse, flushSoon, type WaitUntil } from './fetch/after-response.js';
 export { readRequestInput, type RequestInput } from './fetch/request-input.js';
 export { observeResponse, type BodyEnd, type BodyObserver } from './fetch/response-output.js';
 export {

@@ -9,6 +9,9 @@ import { observeResponse } from './response-output.js';
 /** How long the end of a request waits for its body copy to be read before recording without it. */
 const INPUT_WAIT_MS = 1000;
 
+/** Default `unreadBodyMs`. */
+const UNREAD_BODY_MS = 10_000;
+
 /** How an adapter uses the fetch layer; fixed when it is created. */
 export interface FetchLayerOptions {
   /** Log prefix, e.g. `withObs`. */
@@ -18,14 +21,26 @@ export interface FetchLayerOptions {
    * (Next's `redirect()`/`notFound()`); undefined for a real error (recorded, status 500).
    */
   statusOfThrow?: (error: unknown) => number | undefined;
+  /**
+   * How long a response body may stay unread (no chunk asked for) before the root ends without
+   * its output: a HEAD answer, a runtime that drops the body, a caller of `app.fetch` that never
+   * reads it. Once the body is being read the root ends with it, however long it streams.
+   * Default 10 s.
+   */
+  unreadBodyMs?: number;
 }
 
 /** What the adapter knows when a request arrives. */
-export interface FetchStartInit {
+export interface FetchStartInit<Subject = Request> {
   /** URL path without the query string; default: from `req.url`. */
   path?: string;
   /** The parameterised route, when the framework knows it already (else `ro.setRoute` later). */
   route?: string;
+  /**
+   * What `identify`, `captureInput`, `name` and `ignore` are called with, when the framework
+   * hands users something richer than the `Request` (Hono's `Context`); default the `Request`.
+   */
+  subject?: Subject;
 }
 
 /**
@@ -35,23 +50,24 @@ export interface FetchStartInit {
  * and the response passed through as it streams, its text recorded on the way, the trace-id header
  * added, and the root ended when the body ends (done, failed, or cancelled by the client).
  */
-export class FetchHttpObserver<Req extends Request = Request> {
-  readonly http: HttpObserver<Req, Response>;
+export class FetchHttpObserver<Req extends Request = Request, Subject = Req> {
+  readonly http: HttpObserver<Subject, Response>;
 
   constructor(
-    options: ObsHttpOptions<Req, Response>,
+    options: ObsHttpOptions<Subject, Response>,
     private readonly layer: FetchLayerOptions,
   ) {
-    this.http = new HttpObserver<Req, Response>(options);
+    this.http = new HttpObserver<Subject, Response>(options);
   }
 
   /** Starts a request's root observation; undefined when ignored or when something failed (logged). */
-  start(req: Req, init: FetchStartInit = {}): FetchRequest<Req> | undefined {
-    let ro: RequestObservation<Req, Response> | undefined;
+  start(req: Req, init: FetchStartInit<Subject> = {}): FetchRequest<Req, Subject> | undefined {
+    let ro: RequestObservation<Subject, Response> | undefined;
     try {
       const path = init.path ?? new URL(req.url).pathname;
-      if (this.http.ignores(req.method, path, req)) return undefined;
-      ro = this.http.start({ req, method: req.method, path, route: init.route });
+      const subject = init.subject ?? (req as unknown as Subject);
+      if (this.http.ignores(req.method, path, subject)) return undefined;
+      ro = this.http.start({ req: subject, method: req.method, path, route: init.route });
       return new FetchRequest(this.http, this.layer, ro, req, path);
     } catch (err) {
       logger.warn(`${this.layer.adapter}: request not traced: ${errorMessage(err)}`);
@@ -61,8 +77,12 @@ export class FetchHttpObserver<Req extends Request = Request> {
   }
 }
 
-/** One fetch request: runs the handler in the root's context and ends the root when the response has. */
-export class FetchRequest<Req extends Request = Request> {
+/**
+ * One fetch request: runs the handler in the root's context and ends the root when the response
+ * has: its body read to the end, failed or cancelled; or, for a body nobody reads, after
+ * `unreadBodyMs` or at the runtime's end of the request (`endBy`), whichever comes first.
+ */
+export class FetchRequest<Req extends Request = Request, Subject = Req> {
   /** The response's status (or the status a throw stood for), once the handler returned. */
   status: number | undefined;
   /** Resolves once the root observation ended. */
@@ -70,11 +90,14 @@ export class FetchRequest<Req extends Request = Request> {
   private readonly input?: Promise<void>;
   private settled = false;
   private resolveDone!: () => void;
+  /** The response body: not handed out yet (`pending`), or `reading` once a chunk was asked for. */
+  private body: 'none' | 'pending' | 'reading' = 'none';
+  private unreadTimer?: ReturnType<typeof setTimeout>;
 
   constructor(
-    private readonly http: HttpObserver<Req, Response>,
+    private readonly http: HttpObserver<Subject, Response>,
     private readonly layer: FetchLayerOptions,
-    readonly ro: RequestObservation<Req, Response>,
+    readonly ro: RequestObservation<Subject, Response>,
     req: Req,
     /** URL path without the query string. */
     readonly path: string,
@@ -116,10 +139,25 @@ export class FetchRequest<Req extends Request = Request> {
     }
   }
 
+  /**
+   * The runtime says the request is over (the Node.js response closed, the request's signal
+   * aborted, a Worker's handler returned): a body not ended `graceMs` later will not be, and the
+   * root ends then: as cancelled when the client had started reading it.
+   */
+  endBy(ended: Promise<unknown>, graceMs = 0): void {
+    const end = () => {
+      if (this.settled) return;
+      if (graceMs <= 0) return this.endUnfinished();
+      void delay(graceMs).then(() => this.endUnfinished());
+    };
+    ended.then(end, end);
+  }
+
   /** Ends the root once its input is known (bounded wait); idempotent. */
   settle(statusCode: number | undefined, aborted = false): void {
     if (this.settled) return;
     this.settled = true;
+    clearTimeout(this.unreadTimer);
     const finish = () => {
       this.ro.finish({ statusCode, aborted });
       this.resolveDone();
@@ -134,7 +172,12 @@ export class FetchRequest<Req extends Request = Request> {
       return res;
     }
     const header = this.http.traceIdHeader;
-    return observeResponse(res, header ? { [header]: this.ro.traceId } : {}, this.ro.context, {
+    this.body = 'pending';
+    const observed = observeResponse(res, header ? { [header]: this.ro.traceId } : {}, this.ro.context, {
+      start: () => {
+        this.body = 'reading';
+        clearTimeout(this.unreadTimer);
+      },
       chunk: (chunk, contentType) => this.ro.addOutputChunk(chunk, res, contentType),
       binary: (description) => this.ro.setOutput(description, res),
       end: (how, error) => {
@@ -142,6 +185,22 @@ export class FetchRequest<Req extends Request = Request> {
         this.settle(res.status, how === 'cancelled');
       },
     });
+    if (!this.settled && this.body === 'pending') this.startUnreadTimer();
+    return observed;
+  }
+
+  private startUnreadTimer(): void {
+    const ms = this.layer.unreadBodyMs ?? UNREAD_BODY_MS;
+    this.unreadTimer = setTimeout(() => {
+      if (this.body === 'pending') this.endUnfinished();
+    }, ms);
+    // Never what keeps a Node.js process alive.
+    (this.unreadTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Ends a root whose body did not end: never read (its status, no output), or cut short (cancelled). */
+  private endUnfinished(): void {
+    this.settle(this.status, this.body === 'reading');
   }
 }
 

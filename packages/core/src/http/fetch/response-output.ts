@@ -6,6 +6,8 @@ export type BodyEnd = 'done' | 'error' | 'cancelled';
 
 /** What `observeResponse` reports as the body goes by. */
 export interface BodyObserver {
+  /** The client side asked for the body's first chunk (the runtime started sending it). */
+  start?(): void;
   /** A chunk of a text body, as it passes to the client. */
   chunk(chunk: unknown, contentType: string | undefined): void;
   /** A description of a binary body (its bytes are counted, not kept). */
@@ -46,6 +48,7 @@ function passThrough(
   const reader = source.getReader();
   const text = isTextContentType(contentType);
   let bytes = 0;
+  let started = false;
   let ended = false;
   const end = (how: BodyEnd, error?: unknown) => {
     if (ended) return;
@@ -56,6 +59,10 @@ function passThrough(
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
+        if (!started) {
+          started = true;
+          observer.start?.();
+        }
         try {
           const { done, value } = await context.with(ctx, () => reader.read());
           if (done) {
