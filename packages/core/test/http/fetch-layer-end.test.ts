@@ -97,7 +97,12 @@ describe('the fetch layer ends every request', () => {
     expect(await res.text()).toBe('hello');
     await kept[0];
     // No flush of the test's own: waitUntil's promise alone delivered the trace.
-    expect(local.server.spans().map((s) => s.name).sort()).toEqual(['POST /served', 'answer']);
+    expect(
+      local.server
+        .spans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['POST /served', 'answer']);
   });
 });
 

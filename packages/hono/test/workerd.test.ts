@@ -1,0 +1,123 @@
+/**
+ * `@obs/hono` on Cloudflare's real `workerd` (through `miniflare`, both from npm), the app bundled
+ * by esbuild as wrangler does. The obs settings come from the Worker's `env` bindings (its
+ * `process.env` is left empty), and the local obs server delays every export, so each response
+ * returns before its spans are delivered: they leave through `c.executionCtx.waitUntil`, and none
+ * is lost (counted).
+ */
+import { builtinModules } from 'node:module';
+import { build, type Plugin } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { setupObsServer } from '@obs/local-server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatRequest, expectChatTree, traceOf } from './harness.js';
+import { packageDir } from './runtime-process.js';
+
+const local = setupObsServer();
+
+/**
+ * Node.js built-ins left to workerd (`nodejs_compat`), as wrangler does: imported as `node:*`,
+ * and a CommonJS `require('async_hooks')` (OpenTelemetry's context manager) turned into an import,
+ * since an ES module Worker has no `require`.
+ */
+const nodeBuiltins: Plugin = {
+  name: 'node-builtins',
+  setup(b) {
+    const names = new Set(builtinModules.map((m) => m.replace(/^node:/, '')));
+    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      if (!names.has(name)) return undefined;
+      if (args.kind === 'require-call') return { path: name, namespace: 'node-builtin' };
+      return { path: `node:${name}`, external: true };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: `export * from 'node:${args.path}';` }));
+  },
+};
+
+/** The Worker, bundled for workerd as wrangler bundles it (Node.js built-ins come from `nodejs_compat`). */
+async function bundleWorker(): Promise<string> {
+  const out = await build({
+    entryPoints: [`${packageDir}/test/fixtures/worker.ts`],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    plugins: [nodeBuiltins],
+    write: false,
+    logLevel: 'silent',
+  });
+  return out.outputFiles[0]!.text;
+}
+
+describe('Hono on Cloudflare workerd', () => {
+  let mf: Miniflare;
+  beforeAll(async () => {
+    mf = new Miniflare({
+      modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundleWorker() }],
+      compatibilityDate: '2025-09-01',
+      // AsyncLocalStorage, without copying the bindings into process.env: obs must read `env` itself.
+      compatibilityFlags: ['nodejs_compat', 'nodejs_compat_do_not_populate_process_env'],
+      bindings: { ...local.server.env, OBS_FLUSH_INTERVAL: '60' },
+    });
+    await mf.ready;
+  }, 120_000);
+  afterAll(async () => mf?.dispose());
+
+  it('the chat request: the whole tree, delivered after the response through waitUntil', async () => {
+    local.server.injectFault({ path: '/api/public/otel/v1/traces', delayMs: 1500, durationMs: 60_000 });
+    const res = await mf.dispatchFetch('http://worker.local/chat/7', chatRequest('u-edge'));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ answer: 'echo: hello' });
+    // The response is complete; the export is still being answered.
+    expect(local.server.spans()).toHaveLength(0);
+    const { root, all } = await traceOf(local.server, res.headers.get('x-obs-trace-id'), 2);
+    expectChatTree(root, all, 'u-edge');
+  });
+
+  it('30 requests, 5 at a time, each answered before its export finished: 0 spans lost', async () => {
+    local.server.injectFault({ path: '/api/public/otel/v1/traces', delayMs: 500, durationMs: 120_000 });
+    const traceIds: string[] = [];
+    for (let wave = 0; wave < 6; wave++) {
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, async (_, i) => {
+          const res = await mf.dispatchFetch(`http://worker.local/chat/7`, chatRequest(`u-${wave}-${i}`));
+          expect(await res.json()).toEqual({ answer: 'echo: hello' });
+          return res.headers.get('x-obs-trace-id')!;
+        }),
+      );
+      traceIds.push(...answers);
+    }
+    expect(new Set(traceIds).size).toBe(30);
+    await local.server.waitFor(() => local.server.spans().length >= 60 || undefined, { timeoutMs: 30_000, description: '60 spans' });
+    expect(local.server.spans()).toHaveLength(60);
+    expect(local.server.traceIds().sort()).toEqual([...traceIds].sort());
+    for (const id of traceIds)
+      expect(
+        local.server
+          .spansByTrace(id)
+          .map((s) => s.name)
+          .sort(),
+      ).toEqual(['POST /chat/:id', 'answer']);
+  }, 60_000);
+
+  it('an SSE stream, a crash and a 4xx on workerd: the same rules', async () => {
+    const stream = await mf.dispatchFetch('http://worker.local/stream/news');
+    const body = await stream.text();
+    expect(body).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
+    const crash = await mf.dispatchFetch('http://worker.local/crash');
+    expect(crash.status).toBe(500);
+    await crash.text();
+    const missing = await mf.dispatchFetch('http://worker.local/missing');
+    expect(missing.status).toBe(404);
+    await missing.text();
+    const { root: s } = await traceOf(local.server, stream.headers.get('x-obs-trace-id'), 4);
+    expect(s.attributes['obs.observation.output']).toBe(body);
+    const { root: c } = await traceOf(local.server, crash.headers.get('x-obs-trace-id'), 1);
+    expect(c.attributes).toMatchObject({ 'obs.observation.level': 'ERROR', 'obs.observation.status_message': 'database on fire' });
+    const { root: m } = await traceOf(local.server, missing.headers.get('x-obs-trace-id'), 1);
+    expect(m.attributes['obs.observation.level']).toBeUndefined();
+    expect(local.server.spans()).toHaveLength(6);
+  });
+});
