@@ -1,7 +1,11 @@
-import type { ObsHandle } from '../../setup/init.js';
 import { logger } from '../../util/logger.js';
 import { errorMessage } from '../../tracing/record-error.js';
 import type { FetchRequest } from './fetch-observer.js';
+
+/** What the flush needs of the obs handle (`initObs()`'s `ObsHandle`). */
+export interface Flushable {
+  flush(): Promise<void>;
+}
 
 /** A platform's way to keep a function alive after its response (`ctx.waitUntil` on Workers and Vercel). */
 export type WaitUntil = (promise: Promise<unknown>) => void;
@@ -12,7 +16,7 @@ let pending: Promise<void> | undefined;
  * Flushes spans and scores, sharing one flush among the requests that end in the same turn of the
  * event loop (a busy server then sends one export, not one per request). Never rejects.
  */
-export function flushSoon(handle: ObsHandle): Promise<void> {
+export function flushSoon(handle: Flushable): Promise<void> {
   pending ??= new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
     pending = undefined;
     return handle.flush().catch((err: unknown) => logger.warn(`flush failed: ${errorMessage(err)}`));
@@ -27,7 +31,7 @@ export function flushSoon(handle: ObsHandle): Promise<void> {
  * (Workers, Vercel, Netlify), the request's trace leaves before it does. The response itself is
  * never delayed. A `waitUntil` that throws is logged once; the flush runs regardless.
  */
-export function flushAfterResponse(handle: ObsHandle, request: FetchRequest<Request, unknown>, waitUntil: WaitUntil): void {
+export function flushAfterResponse(handle: Flushable, request: FetchRequest<Request, unknown>, waitUntil: WaitUntil): void {
   const work = request.done.then(() => flushSoon(handle));
   try {
     waitUntil(work);
