@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { ObsHonoOptions } from './options.js';
 import { remember } from './request-observation.js';
-import { connectionFromBindings, requestEnded, waitUntilOf } from './runtime.js';
+import { bindingsOf, requestEnded, waitUntilOf } from './runtime.js';
 
 /** After the runtime is done with a request, how long its response body may still take to end. */
 const END_GRACE_MS = 1000;
@@ -33,7 +33,7 @@ export function obs(options: ObsHonoOptions = {}): MiddlewareHandler {
 
   const observed = async (c: Context, next: () => Promise<void>): Promise<void> => {
     // Idempotent: the existing handle when tracing is set up already.
-    handle ??= getObsHandle() ?? initObs({ ...connectionFromBindings(c), ...init });
+    handle ??= getObsHandle() ?? initObs({ env: bindingsOf(c), ...init });
     const request = start(layer, c);
     if (!request) return next();
     remember(c, request);

@@ -1,7 +1,7 @@
 /**
  * What the runtime under Hono offers around one request, read from the `Context` without
- * importing any runtime: its `waitUntil` (Workers and other serverless hosts), its connection
- * settings (a Worker's `env` bindings), and its signal that the request is over.
+ * importing any runtime: its `waitUntil` (Workers and other serverless hosts), its bindings (a
+ * Worker's `env`), and its signal that the request is over.
  */
 import type { WaitUntil } from '@obs/core/http';
 import type { Context } from 'hono';
@@ -37,10 +37,8 @@ interface NodeOutgoing {
   once(event: 'close', listener: () => void): unknown;
 }
 
-/** The obs connection settings among a Worker's `env` bindings (`OBS_BASE_URL`, `OBS_PUBLIC_KEY`, `OBS_SECRET_KEY`). */
-export function connectionFromBindings(c: Context): { baseUrl?: string; publicKey?: string; secretKey?: string } {
-  const env = c.env as Record<string, unknown> | undefined;
-  if (!env || typeof env !== 'object') return {};
-  const read = (name: string) => (typeof env[name] === 'string' ? (env[name] as string) : undefined);
-  return { baseUrl: read('OBS_BASE_URL') ?? read('OBS_BASEURL'), publicKey: read('OBS_PUBLIC_KEY'), secretKey: read('OBS_SECRET_KEY') };
+/** `c.env` when it is an object: a Worker's bindings (elsewhere the server's own objects, whose non-string values obs ignores). */
+export function bindingsOf(c: Context): Record<string, unknown> | undefined {
+  const env = c.env as unknown;
+  return env && typeof env === 'object' ? (env as Record<string, unknown>) : undefined;
 }

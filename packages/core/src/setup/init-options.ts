@@ -25,6 +25,12 @@ export interface ObsInitOptions extends ObsSpanProcessorOptions {
    * reach both as before.
    */
   shareObservations?: boolean;
+  /**
+   * Where `OBS_*` and `OTEL_*` settings are read before `process.env`: a Cloudflare Worker's `env`
+   * bindings (`initObs({ env })` in its `fetch(request, env, ctx)`; `@obs/hono` passes Hono's
+   * `c.env` itself). Non-string bindings are ignored.
+   */
+  env?: Record<string, unknown>;
 }
 
 /** How `initObs` wired obs spans into the process. */

@@ -3,6 +3,7 @@
  * and returns the handle that flushes and shuts them down. Idempotent per process.
  */
 import { ObsClient } from '../client/client.js';
+import { useEnvBindings } from '../config/env.js';
 import { ObsSpanProcessor } from '../export/span-processor.js';
 import { settleBeforeFlush } from '../util/flush-barrier.js';
 import { logger, setLogLevel } from '../util/logger.js';
@@ -48,6 +49,8 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     logger.debug('initObs: already initialised, returning the existing handle');
     return existing;
   }
+  // Before anything reads a setting: a Worker's bindings count as its environment.
+  useEnvBindings(options.env);
   // A provider the user built with ObsSpanProcessor already exports obs spans: reuse it.
   const foreign = registeredProvider();
   const existingProcessor = foreign ? findObsProcessor(foreign) : undefined;

@@ -4,6 +4,7 @@
  * beside an app provider that takes no processors (`isolated`). Also makes sure an async context
  * manager runs, whoever registered the provider.
  */
+import { readEnv } from '../config/env.js';
 import { context, createContextKey, propagation, ProxyTracerProvider, trace, type TracerProvider } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -98,14 +99,14 @@ type OwnProvider = LightTracerProvider | NodeTracerProvider;
 function obsProvider(processor: SpanProcessor, options: ObsInitOptions): OwnProvider {
   const settings = {
     resource: resourceFromAttributes({
-      'service.name': options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'obs-app',
+      'service.name': options.serviceName ?? readEnv('OTEL_SERVICE_NAME') ?? 'obs-app',
       'telemetry.sdk.name': 'obs',
       'telemetry.sdk.version': SDK_VERSION,
     }),
     spanProcessors: [...(options.spanProcessors ?? []), processor],
   };
   // The light provider samples everything (parent-based); a configured sampler needs the SDK's.
-  return process.env.OTEL_TRACES_SAMPLER ? new NodeTracerProvider(settings) : new LightTracerProvider(settings);
+  return readEnv('OTEL_TRACES_SAMPLER') ? new NodeTracerProvider(settings) : new LightTracerProvider(settings);
 }
 
 /** The globally registered SDK provider, unless it is the no-op one. */

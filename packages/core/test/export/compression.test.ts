@@ -6,7 +6,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { setupObsServer } from '@obs/local-server/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startObservation } from '../../src/index.js';
 import { captureLogs, perTestTracing, type RecordedRequest, TRACING_KEYS, traceRequests, warnings } from '../tracing/harness.js';
 
@@ -165,5 +165,17 @@ describe('gzip', () => {
       expect(gunzipSync(out).equals(Buffer.from(body))).toBe(true);
     }
     expect((await gzip(text)).byteLength).toBeLessThan(text.byteLength / 20);
+  });
+
+  it('on Cloudflare Workers (navigator.userAgent), even with nodejs_compat’s process.versions: uncompressed, through fetch', async () => {
+    vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+    try {
+      const req = await exportWith('gzip', {});
+      expect(req.headers['content-encoding']).toBeUndefined();
+      // fetch (undici) names itself; node:http sends no user-agent.
+      expect(req.headers['user-agent']).toBe('node');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

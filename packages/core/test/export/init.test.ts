@@ -242,4 +242,29 @@ describe('initObs', () => {
     expect(only(local.server, 'isolated-child').parentSpanId).toBe(only(local.server, 'isolated-root').spanId);
     await inner.shutdown();
   });
+
+  it('env: a Worker’s bindings are its settings (process.env empty); non-string bindings ignored; the next initObs reads its own', async () => {
+    handle = initObs({
+      flushOnExit: false,
+      flushInterval: 0.02,
+      env: {
+        OBS_BASE_URL: local.server.url,
+        OBS_PUBLIC_KEY: local.server.publicKey,
+        OBS_SECRET_KEY: local.server.secretKey,
+        OTEL_SERVICE_NAME: 'worker-app',
+        KV: { get: () => undefined },
+      },
+    });
+    expect(handle.spanProcessor.enabled).toBe(true);
+    startObservation('from-bindings').end();
+    await handle.flush();
+    expect(only(local.server, 'from-bindings').resource['service.name']).toBe('worker-app');
+    expect(warnings(logs)).toEqual([]);
+    await handle.shutdown();
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    handle = initObs({ flushOnExit: false });
+    expect(handle.spanProcessor.enabled).toBe(false);
+  });
 });

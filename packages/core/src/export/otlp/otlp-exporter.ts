@@ -61,7 +61,12 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Bound
   readonly #options: ObsOtlpExporterOptions;
   private readonly post: Post;
   private readonly queue: DeliveryQueue;
-  private abort = new AbortController();
+  /**
+   * One controller per request in flight, made when the request is: on Cloudflare Workers an
+   * `AbortSignal` is bound to the request whose code created it, so one long-lived signal handed
+   * to every export would fail each export made while serving another request.
+   */
+  private readonly inFlight = new Set<AbortController>();
   private stopped = false;
 
   constructor(options: ObsOtlpExporterOptions) {
@@ -89,8 +94,8 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Bound
       },
       send: (body, count) => this.attempt(body, count),
       abortAll: () => {
-        this.abort.abort(new Error('shutdown ran out of time'));
-        this.abort = new AbortController();
+        for (const controller of this.inFlight) controller.abort(new Error('shutdown ran out of time'));
+        this.inFlight.clear();
       },
     };
     this.queue = new DeliveryQueue(
@@ -170,12 +175,16 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Bound
   /** One POST of a batch's body (compressed already), classified for the delivery queue. */
   private async attempt(body: Uint8Array, count: number): Promise<SendOutcome> {
     let res: PostResult;
+    const controller = new AbortController();
+    this.inFlight.add(controller);
     try {
-      res = await offTrace(() => this.post(body, this.#options.timeoutMs ?? 10_000, this.abort.signal));
+      res = await offTrace(() => this.post(body, this.#options.timeoutMs ?? 10_000, controller.signal));
     } catch (err) {
       const reason = networkReason(err);
       logExportAnswer(count, reason);
       return { kind: 'retry', reason };
+    } finally {
+      this.inFlight.delete(controller);
     }
     logExportAnswer(count, `HTTP ${res.status}`);
     if (res.status >= 200 && res.status < 300) return { kind: 'delivered' };
