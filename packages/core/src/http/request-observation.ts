@@ -26,6 +26,8 @@ import { isClientErrorStatus } from './status-rule.js';
 
 /** What a request's context sets: the root as the active span, inside obs work, the late attributes box. */
 const REQUEST_KEYS = [SPAN_KEY, IN_OBS_TRACE_KEY, LATE_ATTRIBUTES_KEY] as const;
+/** The same without the active span, for `contextOver`. */
+const REQUEST_KEYS_OVER = [IN_OBS_TRACE_KEY, LATE_ATTRIBUTES_KEY] as const;
 
 /** How long the end of a request waits for an async `identify` that only started at finish. */
 const IDENTIFY_WAIT_MS = 1000;
@@ -143,6 +145,16 @@ export class RequestObservation<Req = any, Res = any> {
     this.late.pending = this.observer.options.identify !== undefined;
     // Identify runs lazily: at the latest before the first child span starts.
     if (!init.deferIdentify) this.allowIdentify();
+  }
+
+  /**
+   * `ctx` with this request's obs work added (what is started in it belongs to this request and
+   * carries identify's attributes) but its active span kept: for a framework instrumentation that
+   * runs the handler in a context of its own (`@fastify/otel`), so the app's own spans keep their
+   * parents and obs spans started inside still hang on this root.
+   */
+  contextOver(ctx: Context): Context {
+    return layer(ctx, REQUEST_KEYS_OVER, [this.observation.otelSpan.spanContext(), this.late]);
   }
 
   /** The trace id, for the response header. */

@@ -1,0 +1,78 @@
+/**
+ * The Fastify app the suites run: an auth hook that sets `request.user`, routes inside a prefixed
+ * plugin, a child observation, server-sent events written to the raw response, a streamed reply,
+ * errors thrown and errors answered by a custom error handler, a health check.
+ */
+import { Readable } from 'node:stream';
+import { startActiveObservation } from '@obs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user?: { id: string };
+  }
+}
+
+export const answer = (message: string) =>
+  startActiveObservation('answer', async (o) => {
+    o.update({ input: message, output: `echo: ${message}` });
+    return `echo: ${message}`;
+  });
+
+/** Route-level auth as apps write it: an onRequest hook that refuses or sets `request.user`. */
+async function auth(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const user = request.headers['x-user'];
+  if (typeof user !== 'string') {
+    await reply.code(401).send({ error: 'who are you?' });
+    return;
+  }
+  request.user = { id: user };
+}
+
+/** The routes, registered after the obs plugin. */
+export function routes(app: FastifyInstance): void {
+  app.register(
+    async (api) => {
+      api.post<{ Params: { id: string }; Body: { message: string } }>('/chat/:id', { onRequest: auth }, async (request) => ({
+        answer: await answer(request.body.message),
+      }));
+    },
+    { prefix: '/api' },
+  );
+  app.get('/sse', (request, reply) => {
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    void (async () => {
+      for (const token of ['one', 'two', 'three']) {
+        await answer(token);
+        reply.raw.write(`data: ${token}\n\n`);
+      }
+      reply.raw.end();
+    })();
+    reply.hijack();
+    void request;
+  });
+  app.get('/stream', async (_request, reply) => {
+    reply.type('text/plain');
+    return reply.send(Readable.from(['streamed ', 'reply ', 'text']));
+  });
+  app.get('/crash', async () => {
+    throw new Error('database on fire');
+  });
+  app.get('/missing', async () => {
+    throw Object.assign(new Error('no such ticket'), { statusCode: 404 });
+  });
+  app.get('/health', async () => 'ok');
+  // A plugin with its own error handler that answers with a body of its own, not the error.
+  app.register(async (billing) => {
+    billing.setErrorHandler(async (error: Error & { statusCode?: number }, _request, reply) => {
+      const status = error.statusCode === 402 ? 402 : 503;
+      return reply.code(status).send({ error: status === 402 ? 'pay first' : 'billing is down' });
+    });
+    billing.get('/billing/charge', async () => {
+      throw new Error('card processor timed out');
+    });
+    billing.get('/billing/unpaid', async () => {
+      throw Object.assign(new Error('invoice 7 unpaid'), { statusCode: 402 });
+    });
+  });
+}
