@@ -1,7 +1,8 @@
 /**
  * The packages as a user gets them: every publishable package is packed with `npm pack`, the
  * tarballs are installed (once, from the npm cache) into throwaway apps outside the workspace (an
- * Express CommonJS app, an ESM TypeScript app under `strict`, a Nest CLI-style CommonJS build),
+ * Express CommonJS app, an ESM TypeScript app under `strict`, a Nest CLI-style CommonJS build,
+ * Fastify and Hono ESM apps),
  * type-checked with `skipLibCheck: false`, run against the local obs server, and their traces
  * asserted. The first TypeScript example of every README is compiled in those apps, so a README
  * cannot drift from the API. publint and @arethetypeswrong/cli check every tarball; a fresh install
@@ -25,6 +26,8 @@ const bin = (name: string) => join(repo, 'node_modules', '.bin', name);
 const PACKAGES: Record<string, string> = {
   '@obs/core': 'core',
   '@obs/express': 'express',
+  '@obs/fastify': 'fastify',
+  '@obs/hono': 'hono',
   '@obs/nest': 'nest',
   '@obs/next': 'next',
   '@obs/langchain': 'langchain-callback',
@@ -34,7 +37,7 @@ const PACKAGES: Record<string, string> = {
   '@obs/otel': 'otel',
 };
 /** README whose first TypeScript example each package's app compiles. */
-const ESM_READMES = ['core', 'express', 'langchain-callback', 'openai', 'client', 'tracing', 'otel', 'next'];
+const ESM_READMES = ['core', 'express', 'fastify', 'hono', 'langchain-callback', 'openai', 'client', 'tracing', 'otel', 'next'];
 const OTEL_SDK = [
   '@opentelemetry/core',
   '@opentelemetry/resources',
@@ -96,6 +99,9 @@ beforeAll(async () => {
   for (const [name, t] of Object.entries(tarballs)) dependencies[name] = `file:${t.file}`;
   for (const dep of [
     'express',
+    'fastify',
+    'hono',
+    '@hono/node-server',
     '@types/express',
     '@types/node',
     '@langchain/core',
@@ -117,7 +123,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'obs-consumer', private: true, dependencies }, null, 2));
   // One install for the three apps (they sit below it): from the npm cache, no scripts.
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir });
-  for (const app of ['express-cjs', 'esm-ts', 'nest-cjs']) cpSync(join(here, 'consumer', app), join(dir, app), { recursive: true });
+  for (const app of ['express-cjs', 'esm-ts', 'nest-cjs', 'fastify-esm', 'hono-esm'])
+    cpSync(join(here, 'consumer', app), join(dir, app), { recursive: true });
   mkdirSync(join(dir, 'esm-ts', 'src', 'readme'));
   for (const r of ESM_READMES) writeFileSync(join(dir, 'esm-ts', 'src', 'readme', `${r}.ts`), firstTsBlock(r));
   writeFileSync(join(dir, 'nest-cjs', 'src', 'app.module.ts'), firstTsBlock('nest'));
@@ -177,6 +184,26 @@ describe('the packed packages in fresh apps', () => {
     expect(spans.find((s) => s.name === 'answer')!.parentSpanId).toBe(root.spanId);
     for (const s of spans) expect(s.attributes['user.id']).toBe('cjs-user');
   }, 60_000);
+
+  it.each([
+    ['Fastify', 'fastify-esm', 'POST /chat/:id', 'fastify'],
+    ['Hono on @hono/node-server', 'hono-esm', 'POST /chat/:id', 'hono'],
+  ])(
+    '%s ESM: one trace on the server, the child under the route-named root, identify on both',
+    async (_name, app, rootName, who) => {
+      local.server.reset();
+      const r = await runApp(join(dir, app), ['index.js']);
+      expect(r.body).toEqual({ answer: `${who} answer` });
+      const spans = local.server.spans().filter((s) => s.traceId === r.traceId);
+      expect(spans.map((s) => s.name).sort()).toEqual([rootName, 'answer']);
+      const root = spans.find((s) => s.name === rootName)!;
+      expect(root.parentSpanId).toBeUndefined();
+      expect(spans.find((s) => s.name === 'answer')!.parentSpanId).toBe(root.spanId);
+      for (const s of spans) expect(s.attributes['user.id']).toBe(`${who}-user`);
+      expect(local.server.spans()).toHaveLength(2);
+    },
+    60_000,
+  );
 
   it('ESM TypeScript (strict, skipLibCheck false): type-checks with the README examples, runs, one trace with LangChain under the request', async () => {
     await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: join(dir, 'esm-ts') }).catch((e: { stdout: string }) => {

@@ -36,6 +36,8 @@ export function routes(app: FastifyInstance): void {
       api.post<{ Params: { id: string }; Body: { message: string } }>('/chat/:id', { onRequest: auth }, async (request) => ({
         answer: await answer(request.body.message),
       }));
+      // Auth as a route-level preHandler: it runs after the plugin's own preHandler hook.
+      api.get('/profile', { preHandler: auth }, async (request) => ({ user: request.user?.id, greeting: await answer('profile') }));
     },
     { prefix: '/api' },
   );

@@ -55,6 +55,15 @@ describe.each(FASTIFY_VERSIONS)('$name', ({ Fastify }) => {
     expect(local.server.spans()).toHaveLength(2);
   });
 
+  it('auth in a route-level preHandler (after the plugin’s own hook): identify still sees its user', async () => {
+    const res = await app.fetch('/api/profile', { headers: { 'x-user': 'u-pre' } });
+    expect(await res.json()).toEqual({ user: 'u-pre', greeting: 'echo: profile' });
+    await local.handle.flush();
+    const { root, all } = await traceOf(local.server, res.headers.get('x-obs-trace-id'), 2);
+    expect(root.name).toBe('GET /api/profile');
+    for (const s of all) expect(s.attributes['user.id'], s.name).toBe('u-pre');
+  });
+
   it('a request the auth hook refused: traced, identified anonymous, a 401 that is the client’s', async () => {
     const res = await app.fetch('/api/chat/7', chat());
     expect(res.status).toBe(401);

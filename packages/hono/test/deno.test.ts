@@ -11,7 +11,11 @@ if (deno.unavailable) console.warn(`skipping the Deno tests: ${deno.unavailable}
 describe.skipIf(!deno.path)('Hono on Deno', () => {
   let app: RuntimeApp;
   beforeAll(async () => {
-    app = await startRuntimeApp(deno.path!, ['run', '--allow-all', '--no-prompt', 'test/fixtures/serve-deno.ts'], local.server);
+    app = await startRuntimeApp(
+      deno.path!,
+      ['run', '--allow-env', '--allow-net', '--no-prompt', 'test/fixtures/serve-deno.ts'],
+      local.server,
+    );
   });
   afterAll(async () => app?.stop());
   runtimeScenarios(

@@ -144,6 +144,20 @@ describe('Hono on Node.js: options and failures', () => {
     expect(local.server.spans()).toHaveLength(2);
   });
 
+  it('a sub-app mounted with app.route: the full route pattern', async () => {
+    const api = new Hono();
+    api.get('/users/:id', (c) => c.json({ id: c.req.param('id') }));
+    const app = new Hono();
+    app.use(obs());
+    app.route('/api', api);
+    const res = await app.request('/api/users/3');
+    expect(await res.json()).toEqual({ id: '3' });
+    await local.handle.flush();
+    const { root } = await traceOf(local.server, res.headers.get('x-obs-trace-id'), 1);
+    expect(root.name).toBe('GET /api/users/:id');
+    expect(root.attributes['http.route']).toBe('/api/users/:id');
+  });
+
   it('an adapter bug (obs cannot read the request) logs one line and serves every request unchanged', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {

@@ -1,5 +1,5 @@
 /**
- * What the fetch layer and the kit give a new adapter beyond the sketches: a response whose body
+ * What the fetch layer and the kit give an adapter beyond running the handler: a response whose body
  * nobody reads still ends its trace (after `unreadBodyMs`, or at the runtime's end of request), a
  * body being read is never cut by that timer, `flushAfterResponse` hands the flush to `waitUntil`
  * and resolves once the spans are on the server, and `AdapterGuard` keeps an adapter's own bug out
