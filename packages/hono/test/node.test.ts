@@ -11,14 +11,14 @@ import { setupObsServer } from '@obs/local-server/testing';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { obs } from '@obs/hono';
-import { createApp } from './fixtures/app.js';
+import { type AppEnv, createApp } from './fixtures/app.js';
 import { chatRequest, expectChatTree, initTestObs, traceOf } from './harness.js';
 
 const local = setupObsServer({ init: initTestObs });
 
 interface Transport {
   name: string;
-  start(app: Hono<never>): Promise<{ fetch: (path: string, init?: RequestInit) => Promise<Response>; close: () => Promise<void> }>;
+  start(app: Hono<AppEnv>): Promise<{ fetch: (path: string, init?: RequestInit) => Promise<Response>; close: () => Promise<void> }>;
 }
 
 const transports: Transport[] = [
@@ -46,7 +46,7 @@ const transports: Transport[] = [
 describe.each(transports)('Hono on Node.js, $name', (transport) => {
   let app: Awaited<ReturnType<Transport['start']>>;
   beforeAll(async () => {
-    app = await transport.start(createApp() as Hono<never>);
+    app = await transport.start(createApp());
   });
   afterAll(async () => app?.close());
 

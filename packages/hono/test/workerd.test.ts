@@ -5,57 +5,22 @@
  * returns before its spans are delivered: they leave through `c.executionCtx.waitUntil`, and none
  * is lost (counted).
  */
-import { builtinModules } from 'node:module';
-import { build, type Plugin } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatRequest, expectChatTree, traceOf } from './harness.js';
 import { packageDir } from './runtime-process.js';
+import { bundleWorker } from './worker-bundle.mjs';
 
 const local = setupObsServer();
 
-/**
- * Node.js built-ins left to workerd (`nodejs_compat`), as wrangler does: imported as `node:*`,
- * and a CommonJS `require('async_hooks')` (OpenTelemetry's context manager) turned into an import,
- * since an ES module Worker has no `require`.
- */
-const nodeBuiltins: Plugin = {
-  name: 'node-builtins',
-  setup(b) {
-    const names = new Set(builtinModules.map((m) => m.replace(/^node:/, '')));
-    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
-      const name = args.path.replace(/^node:/, '');
-      if (!names.has(name)) return undefined;
-      if (args.kind === 'require-call') return { path: name, namespace: 'node-builtin' };
-      return { path: `node:${name}`, external: true };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({ contents: `export * from 'node:${args.path}';` }));
-  },
-};
-
-/** The Worker, bundled for workerd as wrangler bundles it (Node.js built-ins come from `nodejs_compat`). */
-async function bundleWorker(): Promise<string> {
-  const out = await build({
-    entryPoints: [`${packageDir}/test/fixtures/worker.ts`],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    plugins: [nodeBuiltins],
-    write: false,
-    logLevel: 'silent',
-  });
-  return out.outputFiles[0]!.text;
-}
-
 describe('Hono on Cloudflare workerd', () => {
   let mf: Miniflare;
+  const dispatch = (path: string, init?: RequestInit) =>
+    mf.dispatchFetch(`http://worker.local${path}`, init as Parameters<Miniflare['dispatchFetch']>[1]);
   beforeAll(async () => {
     mf = new Miniflare({
-      modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundleWorker() }],
+      modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundleWorker(`${packageDir}/test/fixtures/worker.ts`) }],
       compatibilityDate: '2025-09-01',
       // AsyncLocalStorage, without copying the bindings into process.env: obs must read `env` itself.
       compatibilityFlags: ['nodejs_compat', 'nodejs_compat_do_not_populate_process_env'],
@@ -67,7 +32,7 @@ describe('Hono on Cloudflare workerd', () => {
 
   it('the chat request: the whole tree, delivered after the response through waitUntil', async () => {
     local.server.injectFault({ path: '/api/public/otel/v1/traces', delayMs: 1500, durationMs: 60_000 });
-    const res = await mf.dispatchFetch('http://worker.local/chat/7', chatRequest('u-edge'));
+    const res = await dispatch('/chat/7', chatRequest('u-edge'));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ answer: 'echo: hello' });
     // The response is complete; the export is still being answered.
@@ -82,7 +47,7 @@ describe('Hono on Cloudflare workerd', () => {
     for (let wave = 0; wave < 6; wave++) {
       const answers = await Promise.all(
         Array.from({ length: 5 }, async (_, i) => {
-          const res = await mf.dispatchFetch(`http://worker.local/chat/7`, chatRequest(`u-${wave}-${i}`));
+          const res = await dispatch('/chat/7', chatRequest(`u-${wave}-${i}`));
           expect(await res.json()).toEqual({ answer: 'echo: hello' });
           return res.headers.get('x-obs-trace-id')!;
         }),
@@ -103,13 +68,13 @@ describe('Hono on Cloudflare workerd', () => {
   }, 60_000);
 
   it('an SSE stream, a crash and a 4xx on workerd: the same rules', async () => {
-    const stream = await mf.dispatchFetch('http://worker.local/stream/news');
+    const stream = await dispatch('/stream/news');
     const body = await stream.text();
     expect(body).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
-    const crash = await mf.dispatchFetch('http://worker.local/crash');
+    const crash = await dispatch('/crash');
     expect(crash.status).toBe(500);
     await crash.text();
-    const missing = await mf.dispatchFetch('http://worker.local/missing');
+    const missing = await dispatch('/missing');
     expect(missing.status).toBe(404);
     await missing.text();
     const { root: s } = await traceOf(local.server, stream.headers.get('x-obs-trace-id'), 4);

@@ -1,0 +1,4 @@
+// Baseline: a hello-world Worker.
+export default {
+  fetch: () => new Response('hello'),
+};
