@@ -1,6 +1,7 @@
 /**
  * Runs the test app under another runtime's binary (Bun, Deno) from the npm package that ships
- * it, pointed at the local obs server through `OBS_*`, and tells whether that binary runs here.
+ * it, pointed at the local obs server through `OBS_*`, and tells whether a runtime's binary (Bun,
+ * Deno, workerd) runs here.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -15,13 +16,11 @@ const require = createRequire(import.meta.url);
  * The runtime binary an npm package installed (`bun`, `deno`), or why it cannot run here: the
  * one message a skipped suite prints.
  */
-export function runtimeBinary(pkg: 'bun' | 'deno'): { path?: string; unavailable?: string } {
+export function runtimeBinary(pkg: 'bun' | 'deno' | 'workerd'): { path?: string; unavailable?: string } {
   let path: string;
   try {
-    path =
-      pkg === 'bun'
-        ? join(dirname(require.resolve('bun/package.json')), 'bin', 'bun.exe')
-        : join(dirname(require.resolve('deno/package.json')), 'deno');
+    const dir = dirname(require.resolve(`${pkg}/package.json`));
+    path = pkg === 'bun' ? join(dir, 'bin', 'bun.exe') : pkg === 'deno' ? join(dir, 'deno') : join(dir, 'bin', 'workerd');
   } catch (err) {
     return { unavailable: `the ${pkg} npm package is not installed (${String(err)})` };
   }

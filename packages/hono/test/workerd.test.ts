@@ -9,12 +9,14 @@ import { Miniflare } from 'miniflare';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatRequest, expectChatTree, traceOf } from './harness.js';
-import { packageDir } from './runtime-process.js';
+import { packageDir, runtimeBinary } from './runtime-process.js';
 import { bundleWorker } from './worker-bundle.mjs';
 
 const local = setupObsServer();
+const workerd = runtimeBinary('workerd');
+if (workerd.unavailable) console.warn(`skipping the workerd tests: ${workerd.unavailable}`);
 
-describe('Hono on Cloudflare workerd', () => {
+describe.skipIf(!workerd.path)('Hono on Cloudflare workerd', () => {
   let mf: Miniflare;
   const dispatch = (path: string, init?: RequestInit) =>
     mf.dispatchFetch(`http://worker.local${path}`, init as Parameters<Miniflare['dispatchFetch']>[1]);
