@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
-import { sharedReporters } from '../../vitest.shared.js';
+import { providerProjects, sharedReporters } from '../../vitest.shared.js';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Every test on both tracer providers (obs's light one, OpenTelemetry's SDK one).
+    projects: providerProjects(['test/**/*.test.ts']),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: sharedReporters(import.meta.dirname),
