@@ -1,35 +1,11 @@
 // Starts the example app on an ephemeral port, sends a few realistic requests, prints the
 // answers, and shuts down (the server's close flushes the spans). Reads OBS_BASE_URL,
 // OBS_PUBLIC_KEY and OBS_SECRET_KEY from the environment (the root `npm run demo` sets them).
+import { sendDemoRequests } from '../demo-requests.mjs';
 import { createApp } from './src/app.js';
 
 const server = createApp().listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
-const base = `http://127.0.0.1:${server.address().port}/api/chat`;
-const alice = { authorization: 'Bearer token-alice', 'x-session-id': 'demo-session-1' };
-
-// 1. A question: auth -> identify (alice) -> LangChain chain -> generation.
-const ask = await fetch(`${base}/c-1`, {
-  method: 'POST',
-  headers: { ...alice, 'content-type': 'application/json' },
-  body: JSON.stringify({ question: 'What is a trace?' }),
-});
-console.log(`POST /api/chat/c-1 -> ${ask.status} trace ${ask.headers.get('x-obs-trace-id')}`, await ask.json());
-
-// 2. The answer streamed over server-sent events.
-const sse = await fetch(`${base}/c-1/stream?q=${encodeURIComponent('what is a span?')}`, { headers: alice });
-const events = (await sse.text()).match(/^data: .*$/gm) ?? [];
-console.log(
-  `GET /api/chat/c-1/stream -> ${sse.status}, ${events.length} events:`,
-  events
-    .slice(0, -1)
-    .map((e) => JSON.parse(e.slice(6)).token)
-    .join(''),
-);
-
-// 3. A conversation that does not exist: a 404, an answer rather than an error.
-const missing = await fetch(`${base}/c-404/history`, { headers: alice });
-console.log(`GET /api/chat/c-404/history -> ${missing.status}`, await missing.json());
-
+await sendDemoRequests(`http://127.0.0.1:${server.address().port}/api/chat`, { question: 'What is a trace?', session: 'demo-session-1' });
 await new Promise((resolve) => server.close(resolve));
 console.log('examples/express: done (spans flushed on server.close())');
