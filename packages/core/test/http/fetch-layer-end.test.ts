@@ -88,6 +88,23 @@ describe('the fetch layer ends every request', () => {
     expect(byName['GET /half']!.attributes['obs.observation.metadata.cancelled']).toBe(true);
   });
 
+  it('endBy before the handler answered (the client left): the root ends cancelled, not waiting for the handler', async () => {
+    const slow = new FetchHttpObserver({}, { adapter: 'test', unreadBodyMs: 60_000 });
+    const request = slow.start(new Request('http://app.local/left'))!;
+    let answer!: (res: Response) => void;
+    const running = request.run(() => new Promise<Response>((r) => (answer = r)));
+    request.endBy(Promise.resolve());
+    await request.done;
+    await local.handle.flush();
+    const [root] = roots();
+    expect(root!.name).toBe('GET /left');
+    expect(root!.attributes['obs.observation.level']).toBe('WARNING');
+    expect(root!.attributes['http.response.status_code']).toBeUndefined();
+    answer(new Response('late'));
+    expect(await (await running).text()).toBe('late');
+    expect(local.server.spans()).toHaveLength(1);
+  });
+
   it('flushAfterResponse hands waitUntil a promise that settles once the request’s spans are on the server', async () => {
     const kept: Promise<unknown>[] = [];
     const request = layer.start(new Request('http://app.local/served', { method: 'POST', body: '{"q":1}' }))!;

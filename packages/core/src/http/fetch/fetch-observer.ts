@@ -141,8 +141,8 @@ export class FetchRequest<Req extends Request = Request, Subject = Req> {
 
   /**
    * The runtime says the request is over (the Node.js response closed, the request's signal
-   * aborted, a Worker's handler returned): a body not ended `graceMs` later will not be, and the
-   * root ends then: as cancelled when the client had started reading it.
+   * aborted): a body not ended `graceMs` later will not be, and the root ends then: as cancelled
+   * when the client had started reading it or had no answer yet.
    */
   endBy(ended: Promise<unknown>, graceMs = 0): void {
     const end = () => {
@@ -198,9 +198,12 @@ export class FetchRequest<Req extends Request = Request, Subject = Req> {
     (this.unreadTimer as { unref?: () => void }).unref?.();
   }
 
-  /** Ends a root whose body did not end: never read (its status, no output), or cut short (cancelled). */
+  /**
+   * Ends a root whose body did not end: never read (its status, no output), or cut short while
+   * read or before the handler answered (cancelled: the client went away).
+   */
   private endUnfinished(): void {
-    this.settle(this.status, this.body === 'reading');
+    this.settle(this.status, this.body !== 'pending');
   }
 }
 
