@@ -28,7 +28,8 @@
  *
  * @packageDocumentation
  */
-export { HttpObserver, RequestObservation, hasContent, type RequestInit, type FinishInit } from './request-observation.js';
+export { HttpObserver, RequestObservation, type RequestInit, type FinishInit } from './request-observation.js';
+export { hasContent } from './request-capture.js';
 export { isClientErrorStatus } from './status-rule.js';
 export type { ObsRequestHandle } from './request-handle.js';
 export { NodeHttpObserver, observedRequestOf, observedRequestOfResponse, type NodeLayerOptions } from './node/node-observer.js';

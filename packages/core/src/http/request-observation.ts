@@ -1,6 +1,5 @@
 import { context, SpanKind, type Attributes, type Context } from '@opentelemetry/api';
 import { ObsAttributes } from '../tracing/attributes.js';
-import { TextCapture } from '../util/capture.js';
 import { logger } from '../util/logger.js';
 import { LATE_ATTRIBUTES_KEY, LateAttributes } from '../tracing/late-attributes.js';
 import { ObsObservation } from '../tracing/observation.js';
@@ -10,7 +9,6 @@ import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
 import { getObsTracer } from '../tracing/tracer.js';
 import { layer, SPAN_KEY } from '../tracing/layered-context.js';
 import { isThenable } from '../tracing/settle.js';
-import { captureValue } from './capture-value.js';
 import { compileIgnore, type IgnoreMatcher } from './ignore.js';
 import {
   DEFAULT_MAX_CAPTURE_BYTES,
@@ -20,6 +18,7 @@ import {
   type ObsHttpOptions,
 } from './options.js';
 import { redactKeySet } from './redact.js';
+import { RequestCapture } from './request-capture.js';
 import { holdFlushUntil } from '../util/flush-barrier.js';
 import type { ObsRequestHandle } from './request-handle.js';
 import { isClientErrorStatus } from './status-rule.js';
@@ -105,13 +104,8 @@ export class RequestObservation<Req = any, Res = any> {
   private customName = false;
   /** identify() gave a trace name: the span keeps following the route, the trace keeps that name. */
   private traceNamed = false;
-  private input: unknown;
-  private inputSet = false;
-  private output: unknown;
-  private outputSet = false;
-  private contentType?: string;
-  private stream?: TextCapture;
-  private res?: Res;
+  /** Input and output, kept as references until the end. */
+  private readonly capture: RequestCapture<Req, Res>;
   private errored = false;
   /** An error the framework caught (error handler, exception filter): judged at the end by the status. */
   private noted = false;
@@ -129,6 +123,7 @@ export class RequestObservation<Req = any, Res = any> {
   ) {
     this.method = init.method.toUpperCase();
     this.route = init.route;
+    this.capture = new RequestCapture(observer);
     const parent = init.parent ?? context.active();
     const name = this.computeName();
     const attributes: Attributes = {
@@ -246,32 +241,17 @@ export class RequestObservation<Req = any, Res = any> {
 
   /** Records what the request asked (default: the body, else the query). Serialised at finish. */
   setInput(body: unknown, query?: unknown): void {
-    const capture = this.observer.options.captureInput;
-    if (capture === false) return;
-    try {
-      this.input = typeof capture === 'function' ? capture(this.init.req) : pickInput(body, query);
-      this.inputSet = true;
-    } catch (err) {
-      logger.warn(`captureInput threw: ${errorMessage(err)}`);
-    }
+    this.capture.setInput(this.init.req, body, query);
   }
 
   /** Records what the response returned (JSON value, text or bytes). Serialised at finish. */
   setOutput(body: unknown, res: Res, contentType?: string): void {
-    if (this.observer.options.captureOutput === false) return;
-    this.output = body;
-    this.outputSet = true;
-    this.contentType = contentType;
-    this.res = res;
+    this.capture.setOutput(body, res, contentType);
   }
 
   /** Adds a chunk of a streamed response (SSE, chunked text); reassembled up to the cap. */
   addOutputChunk(chunk: unknown, res: Res, contentType?: string): void {
-    if (this.observer.options.captureOutput === false) return;
-    this.stream ??= new TextCapture(this.observer.maxChars);
-    this.stream.push(chunk);
-    this.contentType ??= contentType;
-    this.res = res;
+    this.capture.addOutputChunk(chunk, res, contentType);
   }
 
   /** Records an error now (a failed response stream): level ERROR with its message. */
@@ -318,7 +298,7 @@ export class RequestObservation<Req = any, Res = any> {
     const span = this.observation.otelSpan;
     try {
       if (statusCode !== undefined) span.setAttribute('http.response.status_code', statusCode);
-      this.writeCaptured();
+      this.capture.write(span);
       if (this.noted) {
         if (!aborted && isClientErrorStatus(statusCode))
           span.setAttribute(ObsAttributes.OBSERVATION_STATUS_MESSAGE, errorMessage(this.notedError));
@@ -343,30 +323,6 @@ export class RequestObservation<Req = any, Res = any> {
       span.end();
       this.spanEnded = true;
     }
-  }
-
-  private writeCaptured(): void {
-    const o = this.observer;
-    const span = this.observation.otelSpan;
-    if (this.inputSet) {
-      const text = captureValue(this.input, o.redactKeys, o.maxChars);
-      if (text !== undefined) span.setAttribute(ObsAttributes.OBSERVATION_INPUT, text);
-    }
-    const capture = o.options.captureOutput;
-    // Streamed text is already capped (with its marker) by TextCapture: never cut it twice.
-    let output: unknown = this.stream ? this.stream.text() : this.outputSet ? this.output : undefined;
-    const streamed = this.stream !== undefined && typeof capture !== 'function';
-    if (typeof capture === 'function' && (this.stream || this.outputSet)) {
-      try {
-        output = capture(output, this.res as Res);
-      } catch (err) {
-        logger.warn(`captureOutput threw: ${errorMessage(err)}`);
-        output = undefined;
-      }
-    }
-    const max = streamed ? Number.MAX_SAFE_INTEGER : o.maxChars;
-    const text = captureValue(output, o.redactKeys, max, this.contentType);
-    if (text !== undefined) span.setAttribute(ObsAttributes.OBSERVATION_OUTPUT, text);
   }
 
   private computeName(): string {
@@ -400,20 +356,4 @@ function traceIdHeaderOf(option: string | false | undefined): string | undefined
   if (typeof name === 'string' && HEADER_NAME.test(name)) return name;
   logger.warn(`traceIdHeader ${JSON.stringify(name)} is not a valid HTTP header name: no trace-id header is sent`);
   return undefined;
-}
-
-function pickInput(body: unknown, query: unknown): unknown {
-  if (hasContent(body)) return body;
-  if (hasContent(query)) return query;
-  return undefined;
-}
-
-/** Whether a request body or query holds anything worth recording (an empty object does not). */
-export function hasContent(v: unknown): boolean {
-  if (v === undefined || v === null || v === '') return false;
-  if (typeof v !== 'object' || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return true;
-  if (Array.isArray(v)) return v.length > 0;
-  // The first own enumerable key answers: no key array per request.
-  for (const key in v) if (Object.hasOwn(v, key)) return true;
-  return false;
 }

@@ -1,6 +1,7 @@
 import { errorMessage } from '../../tracing/record-error.js';
 import { logger } from '../../util/logger.js';
-import { hasContent, type RequestObservation } from '../request-observation.js';
+import { hasContent } from '../request-capture.js';
+import type { RequestObservation } from '../request-observation.js';
 import type { NodeRequestLike, NodeResponseLike } from './node-types.js';
 import type { NodeResponseCapture } from './response-capture.js';
 
