@@ -1,3 +1,4 @@
+/** The handler's options, their defaults, and the run metadata keys it reads. */
 import type { MaskFunction } from '@obs/core';
 
 /** Options of {@link CallbackHandler}. Every field is optional. */

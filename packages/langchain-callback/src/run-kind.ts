@@ -1,3 +1,4 @@
+/** LangChain's run kinds, a run's name, and the observation type each becomes. */
 import type { ObservationType } from '@obs/core';
 
 /** The four kinds of LangChain runs (agent actions belong to chain runs). */
@@ -9,7 +10,7 @@ const FALLBACK_NAMES: Record<RunKind, string> = { chain: 'chain', llm: 'llm', to
 const AGENT_NAME = /agent/i;
 
 /** A run's name: the run name LangChain gives, else the class of the runnable. */
-export function runName(serialized: unknown, name: string | undefined, kind: RunKind): string {
+export function runName(serialized: unknown, name: unknown, kind: RunKind): string {
   if (typeof name === 'string' && name.length > 0) return name;
   const s = serialized as { name?: unknown; id?: unknown } | undefined;
   if (typeof s?.name === 'string' && s.name.length > 0) return s.name;

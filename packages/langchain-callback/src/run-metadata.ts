@@ -1,4 +1,6 @@
+/** What run metadata says about a run beyond its own values: agents, graph nodes, plumbing, linked prompts. */
 import { CONTROL_METADATA_KEYS } from './options.js';
+import type { RunState } from './run-tracker.js';
 
 type Dict = Record<string, unknown>;
 
@@ -69,8 +71,40 @@ export function observationMetadata(
   return out;
 }
 
+/** A LangGraph node run's name (`langgraph_node`), for the run where the node starts, not its inner runs. */
+export function graphNodeName(run: RunState, metadata: Dict | undefined): string | undefined {
+  const node = metadata?.['langgraph_node'];
+  if (typeof node !== 'string') return undefined;
+  return run.parent?.metadata?.['langgraph_checkpoint_ns'] !== metadata?.['langgraph_checkpoint_ns'] ? node : undefined;
+}
+
+/** The obs prompt a generation links to. */
+export interface PromptRef {
+  name: string;
+  version: number;
+  isFallback?: boolean;
+}
+
+/**
+ * An `obsPrompt` on a chain that is not a model (typically `prompt.withConfig({ metadata })`)
+ * is meant for the model that runs next beside it, under the same parent.
+ */
+export function offerPromptToSibling(run: RunState, metadata: Dict | undefined): void {
+  const prompt = promptOf(metadata);
+  if (prompt && run.parent && promptOf(run.parent.metadata)?.name !== prompt.name) run.parent.pendingPrompt = prompt;
+}
+
+/** A generation's prompt: its own `obsPrompt`, else the one a sibling offered (taken once). */
+export function claimPrompt(run: RunState, metadata: Dict | undefined): PromptRef | undefined {
+  const own = promptOf(metadata);
+  if (own || !run.parent?.pendingPrompt) return own;
+  const offered = run.parent.pendingPrompt;
+  run.parent.pendingPrompt = undefined;
+  return offered;
+}
+
 /** `obsPrompt` run metadata: `{ name, version }` of the obs prompt a generation used. */
-export function promptOf(metadata: Dict | undefined): { name: string; version: number; isFallback?: boolean } | undefined {
+export function promptOf(metadata: Dict | undefined): PromptRef | undefined {
   const p = metadata?.['obsPrompt'] as { name?: unknown; version?: unknown; isFallback?: unknown } | undefined;
   if (!p || typeof p !== 'object' || typeof p.name !== 'string') return undefined;
   const version = typeof p.version === 'number' ? p.version : Number(p.version);

@@ -9,11 +9,14 @@
  */
 import { context, trace, type Context, type Span } from '@opentelemetry/api';
 import type { ObsObservation, ObsObservationAttributes } from '@obs/core';
-import type { TextCapture } from '@obs/core/kit';
+import { TextCapture } from '@obs/core/kit';
 import { anchorClock, readClock } from './clock.js';
 import type { RunKind } from './run-kind.js';
 
 type Dict = Record<string, unknown>;
+
+/** Most streamed text kept per run, to record a partial output when a run does not end normally. */
+const MAX_PARTIAL_OUTPUT_CHARS = 64 * 1024;
 
 /** One LangChain run being traced. */
 export class RunState {
@@ -47,6 +50,14 @@ export class RunState {
     readonly kind: RunKind,
     public name: string,
   ) {}
+
+  /** A streamed token: the first-token time, activity of its tree, and the text kept for a partial output. */
+  streamed(token: unknown): void {
+    const t = this.tree.now();
+    this.firstTokenAt ??= t;
+    this.tree.lastActivity = t;
+    if (token) (this.tokens ??= new TextCapture(MAX_PARTIAL_OUTPUT_CHARS)).push(token);
+  }
 
   /** The context its children start in (made on first use: most runs have no children). */
   childContext(): Context | undefined {
@@ -143,10 +154,11 @@ export class RunTracker {
   }
 
   /**
-   * Marks a run ended. Its tree is forgotten once its root and every run under it have ended;
+   * Marks a run ended (an end is activity of its tree). Its tree is forgotten once its root and every run under it have ended;
    * until then ended runs stay addressable as parents of late starts.
    */
-  ended(run: RunState, _endTime: number): void {
+  ended(run: RunState, endTime: number): void {
+    run.tree.lastActivity = endTime;
     if (run.done || this.runs.get(run.id) !== run) return;
     run.done = true;
     const tree = run.tree;
