@@ -11,23 +11,21 @@ import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import type { ChainValues } from '@langchain/core/utils/types';
 import { getObsHandle, initObs, type ObsObservationAttributes } from '@obs/core';
-import { logger } from '@obs/core/kit';
-import {
-  DEFAULT_ABANDON_AFTER_MS,
-  DEFAULT_ABANDON_AFTER_PARENT_END_MS,
-  DEFAULT_MAX_OPEN_RUNS,
-  type CallbackHandlerOptions,
-} from './options.js';
-import { reasonOf } from './readable.js';
+import type { CallbackHandlerOptions } from './options.js';
+import { describedOr, hookFailed, isRecord, noteUnreadable, readableRecord, readableTags } from './safety.js';
 import { RootContexts } from './root-context.js';
 import { observationType, runName, type RunKind } from './run-kind.js';
 import { RunIO, type Opening } from './run-io.js';
 import { graphNodeName, isAgentRun, offerPromptToSibling } from './run-metadata.js';
 import { RunTracker, type RunState } from './run-tracker.js';
+import { readSettings } from './settings.js';
 import { SpanWriter } from './span-writer.js';
 import { SyncStartHooks } from './sync-start-hooks.js';
 
 type Dict = Record<string, unknown>;
+
+/** The events a run can report; each is also the event's name when what LangChain passed cannot be read. */
+type EventKind = 'agent action' | 'agent finish' | 'custom event';
 
 /** What an end callback that says nothing but its error adds. */
 const nothing = (): ObsObservationAttributes => ({});
@@ -49,26 +47,20 @@ const nothing = (): ObsObservationAttributes => ({});
 export class CallbackHandler extends SyncStartHooks {
   override name = 'obs_callback_handler';
 
-  private readonly tracker: RunTracker;
+  protected readonly tracker: RunTracker;
   private readonly io: RunIO;
   private readonly writer: SpanWriter;
 
   constructor(options: CallbackHandlerOptions = {}) {
     super();
+    const settings = readSettings(options);
     // Inline by default: the handler's work is synchronous and small, and running it where
     // LangChain dispatches gives exact end times and leaves nothing queued when invoke() resolves.
-    this.awaitHandlers = options.background !== true;
+    this.awaitHandlers = !settings.background;
     getObsHandle() ?? initObs();
-    this.io = new RunIO(options.mask);
-    const { userId, sessionId, tags, version, traceName } = options;
-    const metadata = this.io.secretsRedacted(options.traceMetadata) as Dict | undefined;
-    this.writer = new SpanWriter(this.io, new RootContexts({ userId, sessionId, tags, version, traceName, metadata }));
-    this.tracker = new RunTracker({
-      abandonAfterMs: options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS,
-      abandonAfterParentEndMs: options.abandonAfterParentEndMs ?? DEFAULT_ABANDON_AFTER_PARENT_END_MS,
-      maxOpenRuns: options.maxOpenRuns ?? DEFAULT_MAX_OPEN_RUNS,
-      onAbandon: (run, reason, endTime) => this.writer.abandon(run, reason, endTime),
-    });
+    this.io = new RunIO(settings.mask);
+    this.writer = new SpanWriter(this.io, new RootContexts(settings.trace, this.io.secretsRedacted(settings.traceMetadata)));
+    this.tracker = new RunTracker({ ...settings.limits, onAbandon: (run, reason, endTime) => this.writer.abandon(run, reason, endTime) });
   }
 
   /** LangChain copies handlers in some paths; the copy must share the run state. */
@@ -90,8 +82,8 @@ export class CallbackHandler extends SyncStartHooks {
     await getObsHandle()?.flush();
   }
 
-  // Chains (LangChain passes (runId, parentRunId, tags, metadata, runType, runName, extra) at
-  // runtime; the declared parameter names of BaseCallbackHandler differ, the types agree).
+  // Chains (LangChain passes (runId, parentRunId, tags, metadata, runType, runName, extra); the
+  // declared parameter names of BaseCallbackHandler differ, the types agree).
 
   override handleChainStart(
     chain: Serialized,
@@ -111,12 +103,12 @@ export class CallbackHandler extends SyncStartHooks {
       run.deferredInput = extra?.['lc_defers_inputs'] === true;
       offerPromptToSibling(run, meta);
       const type = isAgentRun(run, meta) ? 'agent' : observationType('chain', run.name);
-      return { type, attrs: { input: run.deferredInput ? undefined : this.io.chainValues(inputs, 'input') } };
+      return { type, attrs: { input: run.deferredInput ? undefined : this.io.chainInput(inputs) } };
     });
   }
 
   override handleChainEnd(outputs: ChainValues, runId: string, _parentRunId?: string, _tags?: string[], kwargs?: { inputs?: Dict }): void {
-    this.end('handleChainEnd', runId, (run) => ({ output: this.io.chainValues(outputs, 'output'), ...this.io.deferredInput(run, kwargs) }));
+    this.end('handleChainEnd', runId, (run) => ({ output: this.io.chainOutput(outputs), ...this.io.deferredInput(run, kwargs) }));
   }
 
   override handleChainError(err: unknown, runId: string, _parentRunId?: string, _tags?: string[], kwargs?: { inputs?: Dict }): void {
@@ -151,12 +143,16 @@ export class CallbackHandler extends SyncStartHooks {
     name?: string,
   ): void {
     this.start('handleLLMStart', runId, parentRunId, 'llm', llm, name, metadata, tags, (run, meta) =>
-      this.io.generationStart(run, prompts.length === 1 ? prompts[0] : prompts, extraParams, meta),
+      this.io.generationStart(run, this.io.prompts(prompts), extraParams, meta),
     );
   }
 
   override handleLLMNewToken(token: string, _idx: unknown, runId: string): void {
-    this.guard('handleLLMNewToken', () => this.tracker.get(runId)?.streamed(token));
+    try {
+      this.tracker.get(runId)?.streamed(token);
+    } catch (err) {
+      hookFailed('handleLLMNewToken', err);
+    }
   }
 
   override handleLLMEnd(output: LLMResult, runId: string): void {
@@ -221,31 +217,27 @@ export class CallbackHandler extends SyncStartHooks {
   // observation and each action an event under it, so nothing keyed by run id is replaced.
 
   override handleAgentAction(action: AgentAction, runId: string): void {
-    this.event('handleAgentAction', runId, true, () => [
-      `agent action: ${action.tool}`,
+    this.event('handleAgentAction', runId, 'agent action', () => [
+      typeof action.tool === 'string' ? `agent action: ${action.tool}` : 'agent action',
       this.io.agentEvent('input', action.toolInput, action.log),
     ]);
   }
 
   override handleAgentEnd(action: AgentFinish, runId: string): void {
-    this.event('handleAgentEnd', runId, true, () => ['agent finish', this.io.agentEvent('output', action.returnValues, action.log)]);
+    this.event('handleAgentEnd', runId, 'agent finish', () => [
+      'agent finish',
+      this.io.agentEvent('output', action.returnValues, action.log),
+    ]);
   }
 
   override handleCustomEvent(eventName: string, data: unknown, runId: string): void {
-    this.event('handleCustomEvent', runId, false, () => [eventName, { input: this.io.plain(data) }]);
+    this.event('handleCustomEvent', runId, 'custom event', () => [
+      typeof eventName === 'string' ? eventName : 'custom event',
+      { input: this.io.plain(data) },
+    ]);
   }
 
   // The chokepoints
-
-  /** Register: background mode's synchronous start hooks record the run where LangChain starts it. */
-  protected register(runId: string, parentRunId: string | undefined, kind: RunKind, serialized: unknown, name: unknown): void {
-    if (this.awaitHandlers) return;
-    try {
-      this.tracker.reserve(runId, parentRunId, kind, runName(serialized, name, kind));
-    } catch (err) {
-      logger.debug(`CallbackHandler: could not register a run: ${reasonOf(err)}`);
-    }
-  }
 
   /**
    * Start and register: the run (registered now if the synchronous hook did not) gets its
@@ -262,46 +254,52 @@ export class CallbackHandler extends SyncStartHooks {
     tags: string[] | undefined,
     describe: (run: RunState, metadata: Dict | undefined) => Opening,
   ): void {
-    this.guard(hook, () => {
+    try {
       const run = this.tracker.get(runId) ?? this.tracker.reserve(runId, parentRunId, kind, runName(serialized, name, kind));
       if (run.obs) return;
-      const opening = describe(run, metadata);
-      this.writer.open(run, opening, opening.metadata ?? metadata, tags);
-    });
+      try {
+        // Shapes first: a string where an array is expected would be walked character by character.
+        const meta = isRecord(metadata) ? metadata : undefined;
+        const opening = describe(run, meta);
+        return this.writer.open(run, opening, opening.metadata ?? meta, Array.isArray(tags) ? tags : undefined);
+      } catch (err) {
+        noteUnreadable(`what LangChain passed to ${hook}`, err);
+      }
+      // Metadata or tags that cannot be read: the run opens with what can be, else with its type alone.
+      const readable = readableRecord(metadata);
+      const fallback: Opening = { type: observationType(kind, run.name), attrs: {} };
+      const opening = describedOr(hook, (r) => describe(r, readable), run, fallback);
+      this.writer.open(run, opening, opening.metadata ?? readable, readableTags(tags));
+    } catch (err) {
+      hookFailed(hook, err);
+    }
   }
 
   /** End: the run's observation is ended with what the end callback said (and the error, if it failed). */
   private end(hook: string, runId: string, describe: (run: RunState) => ObsObservationAttributes, ...error: [unknown?]): void {
-    this.guard(hook, () => {
+    try {
       const run = this.tracker.get(runId);
       if (!run?.obs) return;
-      const attrs = describe(run);
+      const attrs = describedOr(hook, describe, run, {});
       const endTime = error.length > 0 ? this.writer.fail(run, error[0], attrs) : this.writer.close(run, attrs);
       this.tracker.ended(run, endTime);
-    });
+    } catch (err) {
+      hookFailed(hook, err);
+    }
   }
 
   /** An event under a run (agent actions also make their run an `agent`); it keeps the run tree from being abandoned. */
-  private event(hook: string, runId: string, agent: boolean, describe: () => [string, ObsObservationAttributes]): void {
-    this.guard(hook, () => {
+  private event(hook: string, runId: string, kind: EventKind, describe: () => [string, ObsObservationAttributes]): void {
+    try {
       const run = this.tracker.get(runId);
       const ctx = run?.childContext();
       if (!run || !ctx) return;
-      if (agent) this.writer.markAgent(run);
-      const [name, attrs] = describe();
+      if (kind !== 'custom event') this.writer.markAgent(run);
+      const [name, attrs] = describedOr(hook, describe, undefined, [kind, {}]);
       this.tracker.touch(run);
       this.writer.event(run, ctx, name, attrs);
-    });
-  }
-
-  /** Instrumentation never throws into the application. */
-  private guard(hook: string, fn: () => void): void {
-    try {
-      fn();
     } catch (err) {
-      const message = `CallbackHandler.${hook} failed: ${reasonOf(err)}`;
-      logger.warnOnce(`langchain-${hook}`, `${message} (further failures of ${hook} are logged at debug level)`);
-      logger.debug(message);
+      hookFailed(hook, err);
     }
   }
 }

@@ -134,13 +134,19 @@ export function unwrapChainValues(values: unknown, key: 'input' | 'output'): unk
 }
 
 /**
+ * Longer tool inputs stay text: obs cuts every value at ~1 MB (core's `maxValueChars` default),
+ * so parsing more would block the app for nothing.
+ */
+const MAX_PARSED_TOOL_INPUT_CHARS = 1_000_000;
+
+/**
  * A tool's input: LangChain hands it over as a string, JSON for structured tools, and wraps the
  * string argument of a plain tool as `{ input }`.
  */
 export function parseToolInput(input: unknown): unknown {
   if (typeof input !== 'string') return unwrapChainValues(input, 'input');
   const c = input.charCodeAt(0);
-  if (c !== 123 && c !== 91) return input;
+  if ((c !== 123 && c !== 91) || input.length > MAX_PARSED_TOOL_INPUT_CHARS) return input;
   try {
     return unwrapChainValues(JSON.parse(input), 'input');
   } catch {

@@ -5,13 +5,22 @@
  */
 const BUBBLE_UP_NAMES = new Set(['GraphInterrupt', 'NodeInterrupt', 'ParentCommand', 'GraphDrained']);
 
-export function isGraphBubbleUp(err: unknown): err is { name: string; interrupts?: unknown } {
-  if (typeof err !== 'object' || err === null) return false;
-  const e = err as { is_bubble_up?: unknown; name?: unknown };
-  return e.is_bubble_up === true || (typeof e.name === 'string' && BUBBLE_UP_NAMES.has(e.name));
+/** What a LangGraph bubble-up says: its name and its interrupt values (`[{ value, id }]`), if any. */
+export interface GraphBubbleUp {
+  name: string;
+  interrupts: unknown[] | undefined;
 }
 
-/** The interrupt values of a GraphInterrupt (`[{ value, id }]`), if any. */
-export function interruptsOf(err: { interrupts?: unknown }): unknown[] | undefined {
-  return Array.isArray(err.interrupts) && err.interrupts.length > 0 ? err.interrupts : undefined;
+/** The LangGraph control flow `err` is, or undefined for a real error (or one that cannot be read). */
+export function graphBubbleUp(err: unknown): GraphBubbleUp | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  try {
+    const e = err as { is_bubble_up?: unknown; name?: unknown; interrupts?: unknown };
+    const name = typeof e.name === 'string' ? e.name : '';
+    if (e.is_bubble_up !== true && !BUBBLE_UP_NAMES.has(name)) return undefined;
+    const interrupts = e.interrupts;
+    return { name, interrupts: Array.isArray(interrupts) && interrupts.length > 0 ? interrupts : undefined };
+  } catch {
+    return undefined;
+  }
 }

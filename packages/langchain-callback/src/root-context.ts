@@ -3,19 +3,24 @@
  * started (a request's), with the handler's and the root run's trace attributes on it.
  */
 import { ROOT_CONTEXT, type Context } from '@opentelemetry/api';
-import type { PropagateAttributesParams } from '@obs/core';
-import { contextWithAttributes } from '@obs/core/kit';
+import { ObsAttributes, type PropagateAttributesParams } from '@obs/core';
+import { contextWithAttributes, propagatedAttributesOf } from '@obs/core/kit';
+import { noteUnreadable, readableTags } from './safety.js';
 import { isPlumbingTag } from './run-metadata.js';
 import type { RunTree } from './run-tracker.js';
 
 type Dict = Record<string, unknown>;
 
 export class RootContexts {
+  /** The handler's trace attributes, as far as core accepts them. */
+  private readonly base: PropagateAttributesParams;
   /** The parent context of roots with nothing of their own, outside any span: the same for all. */
   private plain: Context | undefined;
 
-  /** `base`: the handler's trace attributes (its options), masked once. */
-  constructor(private readonly base: PropagateAttributesParams) {}
+  /** `trace`: the handler's trace attributes (its options); `metadata`: its trace metadata, masked. */
+  constructor(trace: Omit<PropagateAttributesParams, 'metadata'>, metadata: unknown) {
+    this.base = acceptedByCore({ ...trace, metadata: isJson(metadata) ? (metadata as Dict) : undefined });
+  }
 
   /** The tree's root parent context, computed once per tree from the root run's metadata and tags. */
   parentOf(tree: RunTree, metadata: Dict | undefined, tags: string[] | undefined): Context {
@@ -35,7 +40,7 @@ export class RootContexts {
     if (plain && this.plain) return (tree.rootParent = this.plain);
     // LangChain's positional tags (`seq:step:3`) say where a run sits in its parent, not what the trace is.
     const ownTags = tags?.filter((t) => !isPlumbingTag(t)) ?? [];
-    const allTags = [...(base.tags ?? []), ...ownTags, ...(Array.isArray(runTags) ? runTags : [])];
+    const allTags = [...(base.tags ?? []), ...ownTags, ...(readableTags(runTags) ?? [])];
     const params: PropagateAttributesParams = {
       ...base,
       userId: typeof userId === 'string' ? userId : base.userId,
@@ -47,5 +52,34 @@ export class RootContexts {
     tree.rootParent = empty ? tree.captured : contextWithAttributes(tree.captured, params, { setOnActiveSpan: false });
     if (plain) this.plain = tree.rootParent;
     return tree.rootParent;
+  }
+}
+
+/**
+ * The values of `params` core keeps: checked once here (core says why it drops one, in one line),
+ * so that core does not drop them again, with a line each time, for every root run.
+ */
+function acceptedByCore(params: PropagateAttributesParams): PropagateAttributesParams {
+  const kept = propagatedAttributesOf(contextWithAttributes(ROOT_CONTEXT, params, { setOnActiveSpan: false })) ?? {};
+  const tags = kept[ObsAttributes.TRACE_TAGS];
+  return {
+    userId: kept[ObsAttributes.TRACE_USER_ID] === params.userId ? params.userId : undefined,
+    sessionId: kept[ObsAttributes.TRACE_SESSION_ID] === params.sessionId ? params.sessionId : undefined,
+    version: kept[ObsAttributes.VERSION] === params.version ? params.version : undefined,
+    traceName: kept[ObsAttributes.TRACE_NAME] === params.traceName ? params.traceName : undefined,
+    tags: Array.isArray(tags) && tags.length > 0 ? (tags as string[]) : undefined,
+    metadata: params.metadata,
+  };
+}
+
+/** Whether trace metadata can be written (core's rule: it serialises as JSON). */
+function isJson(metadata: unknown): boolean {
+  if (metadata === undefined) return false;
+  try {
+    JSON.stringify(metadata);
+    return true;
+  } catch (err) {
+    noteUnreadable('traceMetadata', err);
+    return false;
   }
 }

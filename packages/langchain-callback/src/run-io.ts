@@ -1,14 +1,17 @@
 /**
  * IO conversion: what a run's callback arguments become as its observation's input, output and
  * metadata. LangChain values are made plain (convert.ts), masked with the handler's `mask`, and
- * serialised at the callback, since LangChain may mutate them before the run ends.
+ * serialised at the callback, since LangChain may mutate them before the run ends. Nothing here
+ * throws: a value that cannot be made plain is written as LangChain gave it, and core's
+ * serialiser records what it cannot read as placeholders.
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import type { MaskFunction, ObsObservationAttributes, ObservationType } from '@obs/core';
 import { DEFAULT_REDACT_KEY_SET, maskValue, redact, toAttributeString } from '@obs/core/kit';
 import { parseToolInput, toPlain, toPlainDocument, toPlainMessage, unwrapChainValues } from './convert.js';
-import { generationEnd, generationStart } from './generation.js';
+import { generationEnd, generationStart, type GenerationEnd, type GenerationStart } from './generation.js';
+import { noteUnreadable, placeholder, readableRecord } from './safety.js';
 import { claimPrompt } from './run-metadata.js';
 import type { RunState } from './run-tracker.js';
 
@@ -24,6 +27,11 @@ export interface Opening {
   metadata?: Dict;
 }
 
+const chainInput = (values: unknown) => unwrapChainValues(values, 'input');
+const chainOutput = (values: unknown) => unwrapChainValues(values, 'output');
+const plainDocuments = (documents: unknown) =>
+  Array.isArray(documents) ? documents.map((d) => toPlainDocument(d as Dict)) : toPlain(documents);
+
 export class RunIO {
   constructor(private readonly maskFn: MaskFunction | undefined) {}
 
@@ -38,39 +46,75 @@ export class RunIO {
   }
 
   /**
-   * Metadata that may hold secrets (run metadata, model parameters' siblings, `traceMetadata`):
-   * core's default redaction first (`apiKey`, `headers.Authorization`), then the mask.
+   * Metadata that may hold secrets (run metadata, `traceMetadata`): core's default redaction
+   * first (`apiKey`, `headers.Authorization`), then the mask. A key that cannot be read or
+   * walked becomes a placeholder; the other keys are kept.
    */
-  secretsRedacted(meta: Dict | undefined): unknown {
-    return this.mask(redact(meta, DEFAULT_REDACT_KEY_SET));
+  secretsRedacted(meta: unknown): unknown {
+    let redacted: unknown;
+    try {
+      redacted = redact(meta, DEFAULT_REDACT_KEY_SET);
+    } catch (err) {
+      noteUnreadable('metadata', err);
+      redacted = redactEach(readableRecord(meta));
+    }
+    return this.mask(redacted);
+  }
+
+  /** A chain's inputs, LangChain's `{ input }` wrapper dropped. */
+  chainInput(values: unknown): string | undefined {
+    return this.written(values, chainInput);
+  }
+
+  /** A chain's outputs, LangChain's `{ output }` wrapper dropped. */
+  chainOutput(values: unknown): string | undefined {
+    return this.written(values, chainOutput);
   }
 
   /** A streaming chain's input, which LangChain gives with its end. */
   deferredInput(run: RunState, kwargs: { inputs?: Dict } | undefined): ObsObservationAttributes {
-    return run.deferredInput && kwargs?.inputs !== undefined ? { input: this.chainValues(kwargs.inputs, 'input') } : {};
-  }
-
-  /** A chain's inputs or outputs, LangChain's `{ input }` / `{ output }` wrapper dropped. */
-  chainValues(values: unknown, key: 'input' | 'output'): string | undefined {
-    return this.value(unwrapChainValues(values, key));
+    if (!run.deferredInput) return {};
+    let inputs: unknown;
+    try {
+      inputs = kwargs?.inputs;
+    } catch (err) {
+      noteUnreadable("a chain's deferred input", err);
+      return { input: placeholder(err) };
+    }
+    return inputs !== undefined ? { input: this.chainInput(inputs) } : {};
   }
 
   /** Any other value with LangChain's messages, prompt values and documents made plain. */
   plain(data: unknown): string | undefined {
-    return this.value(toPlain(data));
+    return this.written(data, toPlain);
   }
 
   toolInput(input: unknown): string | undefined {
-    return this.value(parseToolInput(input));
+    return this.written(input, parseToolInput);
   }
 
   documents(documents: unknown): string | undefined {
-    return this.value(Array.isArray(documents) ? documents.map((d) => toPlainDocument(d as Dict)) : toPlain(documents));
+    return this.written(documents, plainDocuments);
   }
 
   /** A chat model's input: one conversation as its messages, several flattened. */
   chatInput(messages: BaseMessage[][]): unknown {
-    return (messages.length === 1 ? messages[0]! : messages.flat()).map((m) => toPlainMessage(m));
+    try {
+      return (messages.length === 1 ? messages[0]! : messages.flat()).map((m) => toPlainMessage(m));
+    } catch (err) {
+      noteUnreadable("a chat model's messages", err);
+      return messages;
+    }
+  }
+
+  /** An LLM's input: its prompt, or its prompts. */
+  prompts(prompts: unknown[]): unknown {
+    try {
+      return prompts.length === 1 ? prompts[0] : prompts;
+    } catch (err) {
+      noteUnreadable("an LLM's prompts", err);
+      return prompts;
+    }
   }
 
   /**
@@ -78,12 +122,19 @@ export class RunIO {
    * and its prompt: its own `obsPrompt`, or the one a sibling prompt template offered.
    */
   generationStart(run: RunState, input: unknown, extraParams: Dict | undefined, metadata: Dict | undefined): Opening {
-    const g = generationStart(input, extraParams, metadata);
+    let g: GenerationStart;
+    try {
+      g = generationStart(input, extraParams, metadata);
+      g.modelParameters = redact(g.modelParameters, DEFAULT_REDACT_KEY_SET) as Dict | undefined;
+    } catch (err) {
+      noteUnreadable("a model's invocation parameters", err);
+      g = { input };
+    }
     run.requestedModel = g.model;
     const attrs: ObsObservationAttributes = {
       input: this.value(g.input),
       model: g.model,
-      modelParameters: redact(g.modelParameters, DEFAULT_REDACT_KEY_SET) as Dict | undefined,
+      modelParameters: g.modelParameters,
       prompt: claimPrompt(run, metadata),
     };
     return { type: 'generation', attrs, provider: g.provider };
@@ -91,7 +142,13 @@ export class RunIO {
 
   /** A model run's end: output, usage, the model that answered (if not the one asked for), finish reason, first-token time. */
   generationEnd(run: RunState, output: LLMResult): ObsObservationAttributes {
-    const g = generationEnd(output);
+    let g: GenerationEnd;
+    try {
+      g = generationEnd(output);
+    } catch (err) {
+      noteUnreadable("a model's result", err);
+      g = { output };
+    }
     const attrs: ObsObservationAttributes = { output: this.value(g.output) };
     if (g.usageDetails) attrs.usageDetails = g.usageDetails;
     if (run.firstTokenAt !== undefined) attrs.completionStartTime = new Date(run.firstTokenAt);
@@ -107,11 +164,40 @@ export class RunIO {
 
   /** A LangGraph interrupt's metadata: `interrupted: true` and the interrupt values. */
   interruptMetadata(interrupts: unknown[] | undefined): unknown {
-    return this.mask({ interrupted: true, ...(interrupts ? { interrupts: toPlain(interrupts) } : {}) });
+    return this.mask({ interrupted: true, ...(interrupts ? { interrupts: this.plainOrAsIs(interrupts, toPlain) } : {}) });
   }
 
   /** An agent action's or finish's event: its value under `input` or `output`, the agent's log as metadata. */
-  agentEvent(key: 'input' | 'output', value: unknown, log: string | undefined): ObsObservationAttributes {
+  agentEvent(key: 'input' | 'output', value: unknown, log: unknown): ObsObservationAttributes {
     return { [key]: this.plain(value), metadata: log ? this.mask({ log }) : undefined };
   }
+
+  /** `value` made plain by `plain`, masked and serialised. */
+  private written(value: unknown, plain: (value: unknown) => unknown): string | undefined {
+    return this.value(this.plainOrAsIs(value, plain));
+  }
+
+  /** `value` made plain, or as LangChain gave it when it cannot be read that far. */
+  private plainOrAsIs(value: unknown, plain: (value: unknown) => unknown): unknown {
+    try {
+      return plain(value);
+    } catch (err) {
+      noteUnreadable('a value LangChain passed', err);
+      return value;
+    }
+  }
+}
+
+/** Each key redacted on its own: one that cannot be walked becomes a placeholder. */
+function redactEach(meta: Dict | undefined): Dict | undefined {
+  if (!meta) return undefined;
+  const out: Dict = {};
+  for (const key in meta) {
+    try {
+      out[key] = (redact({ [key]: meta[key] }, DEFAULT_REDACT_KEY_SET) as Dict)[key];
+    } catch (err) {
+      out[key] = placeholder(err);
+    }
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 /** What run metadata says about a run beyond its own values: agents, graph nodes, plumbing, linked prompts. */
 import { CONTROL_METADATA_KEYS } from './options.js';
+import { boundedName } from './run-kind.js';
 import type { RunState } from './run-tracker.js';
 
 type Dict = Record<string, unknown>;
@@ -75,7 +76,7 @@ export function observationMetadata(
 export function graphNodeName(run: RunState, metadata: Dict | undefined): string | undefined {
   const node = metadata?.['langgraph_node'];
   if (typeof node !== 'string') return undefined;
-  return run.parent?.metadata?.['langgraph_checkpoint_ns'] !== metadata?.['langgraph_checkpoint_ns'] ? node : undefined;
+  return run.parent?.metadata?.['langgraph_checkpoint_ns'] !== metadata?.['langgraph_checkpoint_ns'] ? boundedName(node) : undefined;
 }
 
 /** The obs prompt a generation links to. */

@@ -56,7 +56,7 @@ export class RunState {
     const t = this.tree.now();
     this.firstTokenAt ??= t;
     this.tree.lastActivity = t;
-    if (token) (this.tokens ??= new TextCapture(MAX_PARTIAL_OUTPUT_CHARS)).push(token);
+    if (typeof token === 'string' && token) (this.tokens ??= new TextCapture(MAX_PARTIAL_OUTPUT_CHARS)).push(token);
   }
 
   /** The context its children start in (made on first use: most runs have no children). */
@@ -94,11 +94,15 @@ export class RunTree {
   }
 }
 
-export interface RunTrackerOptions {
+/** When run trees are abandoned (the handler's options of the same names). */
+export interface RunLimits {
   abandonAfterMs: number;
   /** Idle time after the enclosing observation ended before a tree whose root is open is abandoned. */
   abandonAfterParentEndMs: number;
   maxOpenRuns: number;
+}
+
+export interface RunTrackerOptions extends RunLimits {
   /** Ends an abandoned run's observation (creating it first if its start was never handled). */
   onAbandon: (run: RunState, reason: string, endTime: number) => void;
 }

@@ -5,16 +5,19 @@
  */
 import type { Context } from '@opentelemetry/api';
 import { ObsAttributes, startObservation, type ObsObservationAttributes } from '@obs/core';
-import { logger } from '@obs/core/kit';
-import { interruptsOf, isGraphBubbleUp } from './interrupt.js';
+import { logger, recordErrorOnSpan, truncateText } from '@obs/core/kit';
+import { graphBubbleUp } from './interrupt.js';
 import type { RootContexts } from './root-context.js';
-import { observationType } from './run-kind.js';
-import { reasonOf } from './readable.js';
+import { boundedName, observationType } from './run-kind.js';
+import { isRecord, reasonOf } from './safety.js';
 import type { Opening, RunIO } from './run-io.js';
 import { HIDDEN_TAG, observationMetadata } from './run-metadata.js';
 import type { RunState } from './run-tracker.js';
 
 type Dict = Record<string, unknown>;
+
+/** Longest error message written as a status message (a provider's error can quote a whole request). */
+const MAX_ERROR_MESSAGE_CHARS = 64 * 1024;
 
 export class SpanWriter {
   constructor(
@@ -46,7 +49,8 @@ export class SpanWriter {
     const obs = run.obs!;
     run.tokens = undefined;
     obs.update(withStartAttributes(run, attrs));
-    if (error !== undefined) obs.recordError(error);
+    // The message read here, never throwing (core's own reading gives up on an unreadable error), and bounded.
+    if (error !== undefined) recordErrorOnSpan(obs.otelSpan, error, truncateText(reasonOf(error), MAX_ERROR_MESSAGE_CHARS));
     obs.end(endTime);
     return endTime;
   }
@@ -59,9 +63,10 @@ export class SpanWriter {
     const partial = run.tokens && !run.tokens.empty ? run.tokens.text() : undefined;
     run.tokens = undefined;
     if (run.firstTokenAt !== undefined) attrs.completionStartTime = new Date(run.firstTokenAt);
-    if (isGraphBubbleUp(err)) {
-      attrs.statusMessage = err.name === 'ParentCommand' ? 'handed over to the parent graph' : 'interrupted';
-      attrs.metadata = this.io.interruptMetadata(interruptsOf(err));
+    const bubbleUp = graphBubbleUp(err);
+    if (bubbleUp) {
+      attrs.statusMessage = bubbleUp.name === 'ParentCommand' ? 'handed over to the parent graph' : 'interrupted';
+      attrs.metadata = this.io.interruptMetadata(bubbleUp.interrupts);
       return this.close(run, attrs);
     }
     if (partial !== undefined) attrs.output = this.io.value(partial);
@@ -102,7 +107,7 @@ export class SpanWriter {
 
   /** An event observation under a run. */
   event(run: RunState, parent: Context, name: string, attrs: ObsObservationAttributes): void {
-    startObservation(name, attrs, { asType: 'event', startTime: run.tree.now(), parentContext: parent });
+    startObservation(boundedName(name), attrs, { asType: 'event', startTime: run.tree.now(), parentContext: parent });
   }
 }
 
@@ -114,8 +119,4 @@ function withStartAttributes(run: RunState, end: ObsObservationAttributes): ObsO
   const merged = { ...start, ...end };
   if (isRecord(start.metadata) && isRecord(end.metadata)) merged.metadata = { ...start.metadata, ...end.metadata };
   return merged;
-}
-
-function isRecord(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -5,11 +5,26 @@
  * start time are visible. Each hook only registers the run; the start callback makes the observation.
  */
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import type { RunKind } from './run-kind.js';
+import { logger } from '@obs/core/kit';
+import { runName, type RunKind } from './run-kind.js';
+import type { RunTracker } from './run-tracker.js';
+import { reasonOf } from './safety.js';
 
 export abstract class SyncStartHooks extends BaseCallbackHandler {
-  /** Records a run where LangChain starts it; never throws (these hooks run in the app's own call). */
-  protected abstract register(runId: string, parentRunId: string | undefined, kind: RunKind, serialized: unknown, name: unknown): void;
+  protected abstract readonly tracker: RunTracker;
+
+  /**
+   * Records a run where LangChain starts it (with `background: true` only: inline, the start
+   * callback runs right after, in the same call and context). Never throws: it runs in the app's call.
+   */
+  private register(runId: string, parentRunId: string | undefined, kind: RunKind, serialized: unknown, name: unknown): void {
+    if (this.awaitHandlers) return;
+    try {
+      this.tracker.reserve(runId, parentRunId, kind, runName(serialized, name, kind));
+    } catch (err) {
+      logger.debug(`CallbackHandler: could not register a run: ${reasonOf(err)}`);
+    }
+  }
 
   /** @internal Marks this handler as a tracer so LangChain calls the synchronous start hooks. */
   _addRunToRunMap(run: unknown): unknown {
