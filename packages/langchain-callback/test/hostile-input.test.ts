@@ -199,16 +199,26 @@ describe('hostile values through real runnables: LangChain behaves as without th
         ['retriever', (callbacks) => retriever.invoke('find', { callbacks })],
       ];
       let expected = 0;
+      const resolved = new Set<string>();
       for (const [where, invoke] of cases) {
         const bare = await outcome(() => invoke([]));
         const traced = await outcome(() => invoke([handler]));
         expect(traced, where).toEqual(bare);
+        if ('value' in (traced as object)) resolved.add(where);
         // LangChain itself rejects some values before any callback (a revoked Proxy as input).
-        if (where !== 'input' || !('rejected' in (bare as object))) expected += where === 'event' ? 2 : 1;
+        if (where !== 'input' || resolved.has('input')) expected += where === 'event' ? 2 : 1;
       }
       const spans = await settle(h);
       expect(spans).toHaveLength(expected);
       expect(handler.openRuns).toBe(0);
+      // The hostile value is recorded, as far as it can be read, where LangChain delivered it.
+      const recorded: Array<[string, string, 'input' | 'output']> = [
+        ['input', 'lambda-input', 'input'],
+        ['output', 'lambda-output', 'output'],
+        ['event', 'hostile-event', 'input'],
+        ['tool', 'hostile-tool', 'output'],
+      ];
+      for (const [where, span, key] of recorded) if (resolved.has(where)) expect(io(one(spans, span), key), span).toMatch(/./);
       // The run's metadata is kept key by key; a value core cannot flatten (a Proxy that throws on
       // every trap) makes core record the whole metadata as its placeholder (core's to refine).
       const withMetadata = one(spans, 'lambda-metadata');
