@@ -280,7 +280,7 @@ export class CallbackHandler extends SyncStartHooks {
     try {
       const run = this.tracker.get(runId);
       if (!run?.obs) return;
-      const attrs = describedOr(hook, describe, run, {});
+      const attrs = describe(run);
       const endTime = error.length > 0 ? this.writer.fail(run, error[0], attrs) : this.writer.close(run, attrs);
       this.tracker.ended(run, endTime);
     } catch (err) {
