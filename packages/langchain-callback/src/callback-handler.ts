@@ -100,7 +100,7 @@ export class CallbackHandler extends SyncStartHooks {
       // A LangGraph node run is named after the node.
       run.name = graphNodeName(run, meta) ?? run.name;
       // Streaming chains get their input with the end callback.
-      run.deferredInput = extra?.['lc_defers_inputs'] === true;
+      run.deferredInput = this.io.defersInput(extra);
       offerPromptToSibling(run, meta);
       const type = isAgentRun(run, meta) ? 'agent' : observationType('chain', run.name);
       return { type, attrs: { input: run.deferredInput ? undefined : this.io.chainInput(inputs) } };

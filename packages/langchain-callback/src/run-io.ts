@@ -71,6 +71,16 @@ export class RunIO {
     return this.written(values, chainOutput);
   }
 
+  /** Whether a chain streams its input, so LangChain gives it with the end (`extra.lc_defers_inputs`). */
+  defersInput(extra: Dict | undefined): boolean {
+    try {
+      return extra?.['lc_defers_inputs'] === true;
+    } catch (err) {
+      noteUnreadable("a chain's extra arguments", err);
+      return false;
+    }
+  }
+
   /** A streaming chain's input, which LangChain gives with its end. */
   deferredInput(run: RunState, kwargs: { inputs?: Dict } | undefined): ObsObservationAttributes {
     if (!run.deferredInput) return {};

@@ -252,62 +252,74 @@ type Args = unknown[];
 interface Hook {
   hook: string;
   /** Valid arguments for run `id` (the run id is the `runIdAt`-th). */
-  args: (id: unknown) => Args;
+  args: (id: unknown, name?: string) => Args;
   runIdAt: number;
+}
+/** A start hook: where its run name and input are, and the input attribute its valid input gives. */
+interface StartHook extends Hook {
+  nameAt: number;
+  inputAt: number;
+  input: string;
 }
 const SERIALIZED = { lc: 1, type: 'not_implemented', id: ['test', 'Thing'] };
 const LLM_RESULT = { generations: [[{ text: 'out', message: new AIMessage('out') }]] };
-const chainStart: Hook = {
+const chainStart: StartHook = {
   hook: 'handleChainStart',
-  args: (id) => [SERIALIZED, { q: 'in' }, id, undefined, ['t'], { m: 1 }, 'chain', 'a-chain', {}],
+  args: (id, name = 'a-chain') => [SERIALIZED, { q: 'in' }, id, undefined, ['t'], { m: 1 }, 'chain', name, {}],
   runIdAt: 2,
+  nameAt: 7,
+  inputAt: 1,
+  input: '{"q":"in"}',
 };
 const chainEnd: Hook = { hook: 'handleChainEnd', args: (id) => [{ output: 'out' }, id, undefined, [], {}], runIdAt: 1 };
-const STARTS: Array<[Hook, Hook]> = [
+const chatStart: StartHook = {
+  hook: 'handleChatModelStart',
+  args: (id, name = 'chat') => [SERIALIZED, [[new HumanMessage('hi')]], id, undefined, { invocation_params: { model: 'm' } }, [], {}, name],
+  runIdAt: 2,
+  nameAt: 7,
+  inputAt: 1,
+  input: '[{"role":"user","content":"hi"}]',
+};
+const llmStart: StartHook = {
+  hook: 'handleLLMStart',
+  args: (id, name = 'llm') => [SERIALIZED, ['prompt'], id, undefined, {}, [], {}, name],
+  runIdAt: 2,
+  nameAt: 7,
+  inputAt: 1,
+  input: 'prompt',
+};
+const toolStart: StartHook = {
+  hook: 'handleToolStart',
+  args: (id, name = 'tool') => [SERIALIZED, '{"q":1}', id, undefined, [], {}, name, 'call-1'],
+  runIdAt: 2,
+  nameAt: 6,
+  inputAt: 1,
+  input: '{"q":1}',
+};
+const retrieverStart: StartHook = {
+  hook: 'handleRetrieverStart',
+  args: (id, name = 'retriever') => [SERIALIZED, 'query', id, undefined, [], {}, name],
+  runIdAt: 2,
+  nameAt: 6,
+  inputAt: 1,
+  input: 'query',
+};
+const STARTS: Array<[StartHook, Hook]> = [
   [chainStart, chainEnd],
-  [
-    {
-      hook: 'handleChatModelStart',
-      args: (id) => [
-        SERIALIZED,
-        [[new HumanMessage('hi')]],
-        id,
-        undefined,
-        { invocation_params: { model: 'm' } },
-        [],
-        { ls_provider: 'p' },
-        'chat',
-      ],
-      runIdAt: 2,
-    },
-    { hook: 'handleLLMEnd', args: (id) => [LLM_RESULT, id], runIdAt: 1 },
-  ],
-  [
-    { hook: 'handleLLMStart', args: (id) => [SERIALIZED, ['prompt'], id, undefined, {}, [], {}, 'llm'], runIdAt: 2 },
-    { hook: 'handleLLMError', args: (id) => [new Error('model failed'), id], runIdAt: 1 },
-  ],
-  [
-    { hook: 'handleToolStart', args: (id) => [SERIALIZED, '{"q":1}', id, undefined, [], {}, 'tool', 'call-1'], runIdAt: 2 },
-    { hook: 'handleToolEnd', args: (id) => ['tool output', id], runIdAt: 1 },
-  ],
-  [
-    { hook: 'handleRetrieverStart', args: (id) => [SERIALIZED, 'query', id, undefined, [], {}, 'retriever'], runIdAt: 2 },
-    { hook: 'handleRetrieverEnd', args: (id) => [[{ pageContent: 'doc', metadata: {} }], id], runIdAt: 1 },
-  ],
+  [chatStart, { hook: 'handleLLMEnd', args: (id) => [LLM_RESULT, id], runIdAt: 1 }],
+  [llmStart, { hook: 'handleLLMError', args: (id) => [new Error('model failed'), id], runIdAt: 1 }],
+  [toolStart, { hook: 'handleToolEnd', args: (id) => ['tool output', id], runIdAt: 1 }],
+  [retrieverStart, { hook: 'handleRetrieverEnd', args: (id) => [[{ pageContent: 'doc', metadata: {} }], id], runIdAt: 1 }],
 ];
 const ENDS: Array<[Hook, Hook]> = [
-  [chainStart, chainEnd],
+  ...STARTS,
   [chainStart, { hook: 'handleChainError', args: (id) => [new Error('failed'), id, undefined, [], {}], runIdAt: 1 }],
-  [STARTS[1]![0], STARTS[1]![1]],
-  [STARTS[2]![0], STARTS[2]![1]],
-  [STARTS[3]![0], STARTS[3]![1]],
-  [STARTS[3]![0], { hook: 'handleToolError', args: (id) => [new Error('tool failed'), id], runIdAt: 1 }],
-  [STARTS[4]![0], STARTS[4]![1]],
-  [STARTS[4]![0], { hook: 'handleRetrieverError', args: (id) => [new Error('not found'), id], runIdAt: 1 }],
+  [toolStart, { hook: 'handleToolError', args: (id) => [new Error('tool failed'), id], runIdAt: 1 }],
+  [retrieverStart, { hook: 'handleRetrieverError', args: (id) => [new Error('not found'), id], runIdAt: 1 }],
 ];
 /** Hooks called between a run's start and end; each adds an event span when it finds its run. */
 const DURING: Array<[Hook, Hook, Hook, number]> = [
-  [STARTS[1]![0], { hook: 'handleLLMNewToken', args: (id) => ['tok', { prompt: 0, completion: 0 }, id], runIdAt: 2 }, STARTS[1]![1], 0],
+  [chatStart, { hook: 'handleLLMNewToken', args: (id) => ['tok', { prompt: 0, completion: 0 }, id], runIdAt: 2 }, STARTS[1]![1], 0],
   [
     chainStart,
     { hook: 'handleAgentAction', args: (id) => [{ tool: 'search', toolInput: { q: 1 }, log: 'l' }, id], runIdAt: 1 },
@@ -339,28 +351,39 @@ let ids = 0;
 const newRunId = () => `run-${++ids}`;
 
 describe('every hook, one hostile argument at a time', () => {
-  it.each(HOSTILE)('%s in each argument of each start hook: no throw, one span per run', async (_label, make) => {
-    let runs = 0;
-    for (const background of [false, true]) {
-      const handler = new CallbackHandler({ background });
-      for (const [start, end] of STARTS) {
-        for (const position of positions(start)) {
-          const value = make();
-          // As the run id, the hostile value is the id its end callback gives too.
-          const id = position === start.runIdAt ? value : newRunId();
-          const args = hostileArgs(start, id, position, value);
-          // LangChain's synchronous start hook sees the same arguments (it registers background runs).
-          expect(() => call(handler, `_createRunFor${start.hook.slice('handle'.length)}`, args)).not.toThrow();
-          expect(() => call(handler, start.hook, args)).not.toThrow();
-          expect(() => call(handler, end.hook, end.args(id))).not.toThrow();
-          runs++;
+  it.each(HOSTILE)(
+    '%s in each argument of each start hook: no throw, one span per run, the other arguments recorded',
+    async (_label, make) => {
+      let runs = 0;
+      /** Span name -> the input its run was started with (runs whose name argument was not the hostile one). */
+      const inputs = new Map<string, string>();
+      for (const background of [false, true]) {
+        const handler = new CallbackHandler({ background });
+        for (const [start, end] of STARTS) {
+          for (const position of positions(start)) {
+            const value = make();
+            // As the run id, the hostile value is the id its end callback gives too.
+            const id = position === start.runIdAt ? value : newRunId();
+            const name = `${start.hook}-${position}-${background}`;
+            const args = start.args(id, name);
+            args[position] = value;
+            // LangChain's synchronous start hook sees the same arguments (it registers background runs).
+            expect(() => call(handler, `_createRunFor${start.hook.slice('handle'.length)}`, args)).not.toThrow();
+            expect(() => call(handler, start.hook, args)).not.toThrow();
+            expect(() => call(handler, end.hook, end.args(id))).not.toThrow();
+            runs++;
+            if (position !== start.nameAt && position !== start.inputAt) inputs.set(name, start.input);
+          }
         }
+        expect(handler.openRuns).toBe(0);
       }
-      expect(handler.openRuns).toBe(0);
-    }
-    const spans = await settle(h);
-    expect(spans).toHaveLength(runs);
-  });
+      const spans = await settle(h);
+      expect(spans).toHaveLength(runs);
+      // A hostile argument costs only what it holds: the input of every other run is as given.
+      for (const [name, input] of inputs) expect(io(one(spans, name), 'input'), name).toBe(input);
+      for (const span of spans) expect(io(span, 'input'), span.name).toEqual(expect.any(String));
+    },
+  );
 
   it.each(HOSTILE)('%s in each argument of each end hook: no throw, the run ends once', async (_label, make) => {
     const handler = new CallbackHandler();
