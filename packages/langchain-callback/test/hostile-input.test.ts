@@ -145,7 +145,20 @@ describe('the constructor', () => {
       expect(attr(span, 'obs.trace.metadata.team')).toBe('search');
       expect(attr(span, 'obs.trace.metadata.bad')).toMatch(/unserialisable: getter blew up/);
     }
-    expect(spans.map((s) => attr(s, 'obs.trace.tags'))).toEqual([['root-0'], ['root-1'], ['root-2']]);
+    expect(spans.map((s) => String(attr(s, 'obs.trace.tags'))).sort()).toEqual(['root-0', 'root-1', 'root-2']);
+  });
+
+  it('trace metadata that is not JSON is dropped once, when the handler is made, not at every root', async () => {
+    const handler = new CallbackHandler({ traceMetadata: { big: 10n }, userId: 'u-2' });
+    const flow = RunnableLambda.from((x: string) => x).withConfig({ runName: 'flow' });
+    for (let i = 0; i < 3; i++) await flow.invoke('q', { callbacks: [handler], tags: [`root-${i}`] });
+    const spans = await settle(h);
+    expect(spans).toHaveLength(3);
+    for (const span of spans) {
+      expect(attr(span, 'user.id')).toBe('u-2');
+      expect(Object.keys(span.attributes).filter((k) => k.startsWith('obs.trace.metadata'))).toEqual([]);
+    }
+    // The log lines test below counts core's trace-attribute lines: one in this whole file.
   });
 
   it('a mask that cannot run masks every value (it never fails open)', async () => {
@@ -311,8 +324,18 @@ const STARTS: Array<[StartHook, Hook]> = [
   [toolStart, { hook: 'handleToolEnd', args: (id) => ['tool output', id], runIdAt: 1 }],
   [retrieverStart, { hook: 'handleRetrieverEnd', args: (id) => [[{ pageContent: 'doc', metadata: {} }], id], runIdAt: 1 }],
 ];
+/** A streaming chain: LangChain gives its input with its end (`kwargs.inputs`). */
+const deferredChainStart: Hook = {
+  hook: 'handleChainStart',
+  args: (id) => [SERIALIZED, { input: '' }, id, undefined, [], {}, 'chain', 'streaming-chain', { lc_defers_inputs: true }],
+  runIdAt: 2,
+};
 const ENDS: Array<[Hook, Hook]> = [
   ...STARTS,
+  [
+    deferredChainStart,
+    { hook: 'handleChainEnd', args: (id) => [{ output: 'out' }, id, undefined, [], { inputs: { q: 'late' } }], runIdAt: 1 },
+  ],
   [chainStart, { hook: 'handleChainError', args: (id) => [new Error('failed'), id, undefined, [], {}], runIdAt: 1 }],
   [toolStart, { hook: 'handleToolError', args: (id) => [new Error('tool failed'), id], runIdAt: 1 }],
   [retrieverStart, { hook: 'handleRetrieverError', args: (id) => [new Error('not found'), id], runIdAt: 1 }],
