@@ -10,6 +10,17 @@ import { runName, type RunKind } from './run-kind.js';
 import type { RunTracker } from './run-tracker.js';
 import { reasonOf } from './safety.js';
 
+/** What LangChain passes the synchronous start hooks of tools and retrievers. */
+type ToolStartArgs = [
+  serialized: unknown,
+  input: unknown,
+  runId: string,
+  parentRunId?: string,
+  tags?: unknown,
+  metadata?: unknown,
+  name?: unknown,
+];
+
 export abstract class SyncStartHooks extends BaseCallbackHandler {
   protected abstract readonly tracker: RunTracker;
 
@@ -59,43 +70,22 @@ export abstract class SyncStartHooks extends BaseCallbackHandler {
     this.register(runId, parentRunId, 'llm', llm, name);
   }
 
-  /** @internal */
-  _createRunForChatModelStart(
-    llm: unknown,
-    _messages: unknown,
-    runId: string,
-    parentRunId?: string,
-    _extra?: unknown,
-    _tags?: unknown,
-    _metadata?: unknown,
-    name?: unknown,
-  ): void {
-    this.register(runId, parentRunId, 'llm', llm, name);
+  /** @internal Called like the LLM hook, with messages in place of prompts. */
+  _createRunForChatModelStart(...args: Parameters<SyncStartHooks['_createRunForLLMStart']>): void {
+    this._createRunForLLMStart(...args);
   }
 
   /** @internal */
-  _createRunForToolStart(
-    tool: unknown,
-    _input: unknown,
-    runId: string,
-    parentRunId?: string,
-    _tags?: unknown,
-    _metadata?: unknown,
-    name?: unknown,
-  ): void {
-    this.register(runId, parentRunId, 'tool', tool, name);
+  _createRunForToolStart(...args: ToolStartArgs): void {
+    this.registerToolLike('tool', args);
   }
 
-  /** @internal */
-  _createRunForRetrieverStart(
-    retriever: unknown,
-    _query: unknown,
-    runId: string,
-    parentRunId?: string,
-    _tags?: unknown,
-    _metadata?: unknown,
-    name?: unknown,
-  ): void {
-    this.register(runId, parentRunId, 'retriever', retriever, name);
+  /** @internal Called like the tool hook, with the query in place of the input. */
+  _createRunForRetrieverStart(...args: ToolStartArgs): void {
+    this.registerToolLike('retriever', args);
+  }
+
+  private registerToolLike(kind: RunKind, [serialized, _input, runId, parentRunId, _tags, _metadata, name]: ToolStartArgs): void {
+    this.register(runId, parentRunId, kind, serialized, name);
   }
 }

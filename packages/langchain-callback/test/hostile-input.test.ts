@@ -94,6 +94,18 @@ function io(span: DecodedSpan, key: (typeof NAMES)[number]): unknown {
   return attr(span, `obs.observation.${key}`);
 }
 
+/**
+ * Three root runs with tags of their own: each gets its own parent context, for which core
+ * validates the trace attributes; the handler's options must not cost a warning per root.
+ */
+async function threeRoots(handler: CallbackHandler): Promise<DecodedSpan[]> {
+  const flow = RunnableLambda.from((x: string) => x).withConfig({ runName: 'flow' });
+  for (let i = 0; i < 3; i++) await flow.invoke('q', { callbacks: [handler], tags: [`root-${i}`] });
+  const spans = await settle(h);
+  expect(spans).toHaveLength(3);
+  return spans;
+}
+
 describe('the constructor', () => {
   it.each<[string, unknown]>([
     ['null', null],
@@ -132,12 +144,7 @@ describe('the constructor', () => {
     expect(handler.awaitHandlers).toBe(true);
     const tracker = (handler as unknown as { tracker: { options: Record<string, number> } }).tracker.options;
     expect([tracker['abandonAfterMs'], tracker['maxOpenRuns']]).toEqual([600_000, 10_000]);
-    const flow = RunnableLambda.from((x: string) => x).withConfig({ runName: 'flow' });
-    // Roots with tags of their own each get their own parent context: core validates the trace
-    // attributes for each, and must not warn about the handler's options once per root.
-    for (let i = 0; i < 3; i++) await flow.invoke('q', { callbacks: [handler], tags: [`root-${i}`] });
-    const spans = await settle(h);
-    expect(spans).toHaveLength(3);
+    const spans = await threeRoots(handler);
     for (const span of spans) {
       expect(attr(span, 'user.id')).toBe('u-1');
       expect(attr(span, 'session.id')).toBeUndefined();
@@ -150,11 +157,7 @@ describe('the constructor', () => {
 
   it('trace metadata that is not JSON is dropped once, when the handler is made, not at every root', async () => {
     const handler = new CallbackHandler({ traceMetadata: { big: 10n }, userId: 'u-2' });
-    const flow = RunnableLambda.from((x: string) => x).withConfig({ runName: 'flow' });
-    for (let i = 0; i < 3; i++) await flow.invoke('q', { callbacks: [handler], tags: [`root-${i}`] });
-    const spans = await settle(h);
-    expect(spans).toHaveLength(3);
-    for (const span of spans) {
+    for (const span of await threeRoots(handler)) {
       expect(attr(span, 'user.id')).toBe('u-2');
       expect(Object.keys(span.attributes).filter((k) => k.startsWith('obs.trace.metadata'))).toEqual([]);
     }
