@@ -12,7 +12,7 @@ import type { LLMResult } from '@langchain/core/outputs';
 import type { ChainValues } from '@langchain/core/utils/types';
 import { getObsHandle, initObs, type ObsObservationAttributes } from '@obs/core';
 import type { CallbackHandlerOptions } from './options.js';
-import { describedOr, hookFailed, isRecord, noteUnreadable, readableRecord, readableTags } from './safety.js';
+import { describedOr, hookFailed, isPlainRecord, noteUnreadable, readableRecord, readableTags } from './safety.js';
 import { RootContexts } from './root-context.js';
 import { observationType, runName, type RunKind } from './run-kind.js';
 import { RunIO, type Opening } from './run-io.js';
@@ -259,7 +259,7 @@ export class CallbackHandler extends SyncStartHooks {
       if (run.obs) return;
       try {
         // Shapes first: a string where an array is expected would be walked character by character.
-        const meta = isRecord(metadata) ? metadata : undefined;
+        const meta = isPlainRecord(metadata) ? metadata : undefined;
         const opening = describe(run, meta);
         return this.writer.open(run, opening, opening.metadata ?? meta, Array.isArray(tags) ? tags : undefined);
       } catch (err) {

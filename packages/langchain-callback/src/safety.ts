@@ -28,16 +28,22 @@ export function noteUnreadable(what: string, err: unknown): void {
   logger.debug(message);
 }
 
-/** Whether `v` is an object that is not an array (metadata, options). */
-export function isRecord(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/**
+ * Whether `v` is a plain object, as LangChain's metadata and the handler's options are: not an
+ * array, a Buffer or a class instance, whose keys would be walked one by one. Throws for a Proxy
+ * that cannot tell its prototype.
+ */
+export function isPlainRecord(v: unknown): v is Dict {
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /** A plain copy of a record's own keys, a key that cannot be read as a placeholder; undefined if nothing can be read. */
 export function readableRecord(value: unknown): Dict | undefined {
   let keys: string[];
   try {
-    if (!isRecord(value)) return undefined;
+    if (!isPlainRecord(value)) return undefined;
     keys = Object.keys(value);
   } catch {
     return undefined;

@@ -12,7 +12,7 @@ import {
   type CallbackHandlerOptions,
 } from './options.js';
 import type { RunLimits } from './run-tracker.js';
-import { isRecord, reasonOf } from './safety.js';
+import { isPlainRecord, reasonOf } from './safety.js';
 
 /** What the handler runs with. */
 export interface HandlerSettings {
@@ -88,7 +88,7 @@ function apply(s: HandlerSettings, key: Key, v: unknown): boolean {
       s.trace.tags = [...v];
       return true;
     case 'traceMetadata':
-      if (!isRecord(v)) return false;
+      if (!isPlainRecord(v)) return false;
       s.traceMetadata = v;
       return true;
     case 'mask':

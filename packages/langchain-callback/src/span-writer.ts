@@ -9,7 +9,7 @@ import { logger, recordErrorOnSpan, truncateText } from '@obs/core/kit';
 import { graphBubbleUp } from './interrupt.js';
 import type { RootContexts } from './root-context.js';
 import { boundedName, observationType } from './run-kind.js';
-import { isRecord, reasonOf } from './safety.js';
+import { reasonOf } from './safety.js';
 import type { Opening, RunIO } from './run-io.js';
 import { HIDDEN_TAG, observationMetadata } from './run-metadata.js';
 import type { RunState } from './run-tracker.js';
@@ -119,4 +119,8 @@ function withStartAttributes(run: RunState, end: ObsObservationAttributes): ObsO
   const merged = { ...start, ...end };
   if (isRecord(start.metadata) && isRecord(end.metadata)) merged.metadata = { ...start.metadata, ...end.metadata };
   return merged;
+}
+
+function isRecord(v: unknown): v is Dict {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
