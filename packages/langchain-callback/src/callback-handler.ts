@@ -47,7 +47,7 @@ const nothing = (): ObsObservationAttributes => ({});
 export class CallbackHandler extends SyncStartHooks {
   override name = 'obs_callback_handler';
 
-  protected readonly tracker: RunTracker;
+  private readonly tracker: RunTracker;
   private readonly io: RunIO;
   private readonly writer: SpanWriter;
 
@@ -239,10 +239,17 @@ export class CallbackHandler extends SyncStartHooks {
 
   // The chokepoints
 
-  /**
-   * Start and register: the run (registered now if the synchronous hook did not) gets its
-   * observation, under its parent run or the context its invocation started in.
-   */
+  /** Register (background mode; inline, the start callback runs right after in the same call): the run is recorded. */
+  protected register(runId: string, parentRunId: string | undefined, kind: RunKind, serialized: unknown, name: unknown): void {
+    if (this.awaitHandlers) return;
+    try {
+      this.tracker.reserve(runId, parentRunId, kind, runName(serialized, name, kind));
+    } catch (err) {
+      hookFailed('_createRunFor*Start', err);
+    }
+  }
+
+  /** Start and register: the run (registered now if need be) gets its observation, under its parent run or invocation. */
   private start(
     hook: string,
     runId: string,

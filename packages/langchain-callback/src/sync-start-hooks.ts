@@ -5,10 +5,7 @@
  * start time are visible. Each hook only registers the run; the start callback makes the observation.
  */
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import { logger } from '@obs/core/kit';
-import { runName, type RunKind } from './run-kind.js';
-import type { RunTracker } from './run-tracker.js';
-import { reasonOf } from './safety.js';
+import type { RunKind } from './run-kind.js';
 
 /** What LangChain passes the synchronous start hooks of tools and retrievers. */
 type ToolStartArgs = [
@@ -22,20 +19,11 @@ type ToolStartArgs = [
 ];
 
 export abstract class SyncStartHooks extends BaseCallbackHandler {
-  protected abstract readonly tracker: RunTracker;
-
   /**
-   * Records a run where LangChain starts it (with `background: true` only: inline, the start
-   * callback runs right after, in the same call and context). Never throws: it runs in the app's call.
+   * Records a run where LangChain starts it (the handler's "register"); never throws: these
+   * hooks run in the app's own call.
    */
-  private register(runId: string, parentRunId: string | undefined, kind: RunKind, serialized: unknown, name: unknown): void {
-    if (this.awaitHandlers) return;
-    try {
-      this.tracker.reserve(runId, parentRunId, kind, runName(serialized, name, kind));
-    } catch (err) {
-      logger.debug(`CallbackHandler: could not register a run: ${reasonOf(err)}`);
-    }
-  }
+  protected abstract register(runId: string, parentRunId: string | undefined, kind: RunKind, serialized: unknown, name: unknown): void;
 
   /** @internal Marks this handler as a tracer so LangChain calls the synchronous start hooks. */
   _addRunToRunMap(run: unknown): unknown {
