@@ -1,7 +1,7 @@
 /**
- * What keeps the handler from throwing into LangChain: every hook's failure logged, never thrown, and reading
- * what LangChain hands over when it may not be readable (a throwing getter, a revoked Proxy, a
- * null-prototype object) with one warning per process for all of it.
+ * What keeps the handler from throwing into LangChain: a hook's failure is logged, never thrown,
+ * and what LangChain hands over is read even when it cannot be read whole (a throwing getter, a
+ * revoked Proxy, a null-prototype object), with one warning per process for all of it.
  */
 import { errorMessage, logger } from '@obs/core/kit';
 
