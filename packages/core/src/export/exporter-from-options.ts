@@ -7,7 +7,7 @@ import { readEnv } from '../config/env.js';
 import { logger } from '../util/logger.js';
 import { numberOption, secondsToTimerMs } from '../config/numeric-option.js';
 import { resolveCompression } from './otlp/compression.js';
-import { DEFAULT_DELIVERY_LIMITS } from './delivery/delivery-queue.js';
+import { DEFAULT_DELIVERY_LIMITS } from '../delivery/delivery-queue.js';
 import { ObsOtlpExporter } from './otlp/otlp-exporter.js';
 import type { ObsSpanProcessorOptions } from './options.js';
 
@@ -19,7 +19,8 @@ export function envNumber(name: string): unknown {
   return Number.isNaN(n) ? raw : n;
 }
 
-export function exporterFromOptions(options: ObsSpanProcessorOptions): ObsOtlpExporter | undefined {
+/** `waiting` counts the spans the processor holds before handing them over (for the outage lines). */
+export function exporterFromOptions(options: ObsSpanProcessorOptions, waiting?: () => number): ObsOtlpExporter | undefined {
   const conn = resolveConnection(options);
   if (!conn.ok) {
     logger.warnOnce(
@@ -42,5 +43,6 @@ export function exporterFromOptions(options: ObsSpanProcessorOptions): ObsOtlpEx
       maxConcurrent: numberOption('maxConcurrentExports', options.maxConcurrentExports, 4, { integer: true, max: 64 }),
     },
     outageReportEveryMs: secondsToTimerMs(numberOption('outageReportInterval', options.outageReportInterval, 30)),
+    waiting,
   });
 }
