@@ -1,4 +1,5 @@
 import { logger } from '../util/logger.js';
+import { baseUrlProblem } from '../util/url-credentials.js';
 import { SDK_VERSION } from '../util/version.js';
 import type { BackoffOptions } from '../util/retry.js';
 import { drainWithin } from '../delivery/drain.js';
@@ -50,9 +51,13 @@ export class ObsBrowserClient {
   constructor(options: ObsBrowserClientOptions) {
     const opts: Partial<ObsBrowserClientOptions> = typeof options === 'object' && options !== null ? options : {};
     const publicKey = typeof opts.publicKey === 'string' && opts.publicKey !== '' ? opts.publicKey : undefined;
-    const baseUrl = typeof opts.baseUrl === 'string' && opts.baseUrl.trim() !== '' ? opts.baseUrl.trim().replace(/\/+$/, '') : undefined;
+    const given = typeof opts.baseUrl === 'string' && opts.baseUrl.trim() !== '' ? opts.baseUrl.trim().replace(/\/+$/, '') : undefined;
+    const unusable = given ? baseUrlProblem(given, 'baseUrl') : undefined;
+    const baseUrl = unusable ? undefined : given;
     let queue: ScoreQueue | undefined;
-    if (publicKey && baseUrl) {
+    if (unusable) {
+      logger.warnOnce('obs-browser-client-not-configured', `ObsBrowserClient: ${unusable}; scores are dropped.`);
+    } else if (publicKey && baseUrl) {
       const url = `${baseUrl}/api/public/scores`;
       const headers = {
         authorization: publicKeyAuth(publicKey),

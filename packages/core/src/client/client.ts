@@ -51,7 +51,7 @@ export class ObsClient {
     const settings = resolveClientSettings(options);
     const { connection } = settings;
     const configured = connection.ok;
-    const notConfiguredReason = `the obs client is not configured (missing ${connection.missing.join(', ')})`;
+    const notConfiguredReason = `the obs client is not configured (${connection.problem})`;
     if (!configured) {
       logger.warnOnce('missing-connection', `ObsClient: ${notConfiguredReason}; scores are dropped and API calls refused.`);
     }

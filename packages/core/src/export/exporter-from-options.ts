@@ -23,10 +23,8 @@ export function envNumber(name: string): unknown {
 export function exporterFromOptions(options: ObsSpanProcessorOptions, waiting?: () => number): ObsOtlpExporter | undefined {
   const conn = resolveConnection(options);
   if (!conn.ok) {
-    logger.warnOnce(
-      'missing-connection',
-      `obs is not configured: missing ${conn.missing.join(', ')}; spans and scores are not sent. Set them as options or environment variables.`,
-    );
+    const fix = conn.missing.length > 0 ? ' Set them as options or environment variables.' : '';
+    logger.warnOnce('missing-connection', `obs is not configured: ${conn.problem}; spans and scores are not sent.${fix}`);
     return undefined;
   }
   return new ObsOtlpExporter({

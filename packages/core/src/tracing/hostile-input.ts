@@ -6,21 +6,11 @@
 import type { Attributes, Span } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from './attributes.js';
 import { logger } from '../util/logger.js';
+import { truncateText } from '../util/capture.js';
+import { reasonOf, safeStringify, unserialisable } from '../util/serialize.js';
 import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
 
-/** What an unreadable value is recorded as. */
-export function unserialisable(reason: string): string {
-  return `[unserialisable: ${reason}]`;
-}
-
-/** The message of `err`, never throwing. */
-export function reasonOf(err: unknown): string {
-  try {
-    return err instanceof Error ? err.message : String(err);
-  } catch {
-    return 'unreadable error';
-  }
-}
+export { reasonOf, unserialisable };
 
 /** One warning per process for all unreadable values. */
 export function warnUnreadable(what: string, err: unknown): void {
@@ -30,15 +20,39 @@ export function warnUnreadable(what: string, err: unknown): void {
   );
 }
 
-/** `String(name)`, or a placeholder when the name cannot become a string. */
+/** Longest name made from a value that is not a string. */
+const NAME_FALLBACK_MAX = 200;
+
+/**
+ * A readable name for any value: a string as it is; a number, boolean or BigInt as text; a
+ * symbol or function by its name; an object by its own `toString` when it has one, else by its
+ * JSON (`{}` stays `{}`, never `[object Object]`), cut at 200 characters; a placeholder when it
+ * cannot be read at all.
+ */
 export function safeName(name: unknown): string {
   if (typeof name === 'string') return name;
   try {
-    return String(name);
+    switch (typeof name) {
+      case 'symbol':
+        return name.toString();
+      case 'function':
+        return (typeof name.name === 'string' && name.name) || 'anonymous function';
+      case 'object':
+        if (name === null) return 'null';
+        return truncateText(hasOwnToString(name) ? String(name) : safeStringify(name), NAME_FALLBACK_MAX);
+      default:
+        return String(name);
+    }
   } catch (err) {
     warnUnreadable('name', err);
     return unserialisable(reasonOf(err));
   }
+}
+
+/** Whether `value` has a `toString` of its own kind (a class, a URL), not Object's or Array's. */
+function hasOwnToString(value: object): boolean {
+  const toString = (value as { toString?: unknown }).toString;
+  return typeof toString === 'function' && toString !== Object.prototype.toString && toString !== Array.prototype.toString;
 }
 
 /** A plain copy of an options object, or `undefined` when it is missing or unreadable. */

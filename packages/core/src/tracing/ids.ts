@@ -1,4 +1,5 @@
 import { trace } from '@opentelemetry/api';
+import { warnUnreadable } from './hostile-input.js';
 
 /** Trace id of the active span, if any. */
 export function getActiveTraceId(): string | undefined {
@@ -13,14 +14,18 @@ export function getActiveSpanId(): string | undefined {
 /**
  * A W3C trace id (32 hex). With a `seed` it is deterministic (SHA-256 of the seed), so an
  * external id (a request id, a conversation id) maps to the same trace every time.
+ * A seed that cannot be read (a Proxy that throws) gives a random id, with one warning: it never rejects.
  */
 export async function createTraceId(seed?: string): Promise<string> {
-  if (seed === undefined || seed === null) {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    return toHex(bytes);
+  if (seed !== undefined && seed !== null) {
+    try {
+      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(String(seed)));
+      return toHex(new Uint8Array(digest).slice(0, 16));
+    } catch (err) {
+      warnUnreadable('createTraceId seed', err);
+    }
   }
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(String(seed)));
-  return toHex(new Uint8Array(digest).slice(0, 16));
+  return toHex(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 function toHex(bytes: Uint8Array): string {

@@ -1,60 +1,36 @@
 /**
- * JSON for span attributes that never throws: circular references, BigInt, errors and values
- * whose `toJSON` throws become readable placeholders while the rest of the value survives.
+ * JSON for span attributes that never throws and never stalls: binary data of any size
+ * (`Buffer`, typed arrays, `ArrayBuffer`, `Blob`) is described as `[binary N bytes, type]` without
+ * reading it (before `Buffer.prototype.toJSON` could turn it into an array of numbers), values
+ * nested deeper than `MAX_SERIALISED_DEPTH` are cut with a marker, a getter that throws loses
+ * only its own key, and cycles, BigInts, errors, maps and sets are written readably. Plain data
+ * takes V8's native `JSON.stringify` once a walk over its containers (not its strings) found
+ * nothing it would mishandle.
  */
+
+/** Objects nested deeper than this are cut: the value at that depth becomes `DEPTH_MARKER`. */
+export const MAX_SERIALISED_DEPTH = 64;
+
+/** What a value nested deeper than `MAX_SERIALISED_DEPTH` becomes. */
+export const DEPTH_MARKER = `[truncated by obs: deeper than ${MAX_SERIALISED_DEPTH} levels]`;
+
+/** Containers the fast path's check visits before it hands the value to the careful writer. */
+const CHECK_BUDGET = 20_000;
+
 export function safeStringify(value: unknown): string {
   try {
-    return stringify(value);
-  } catch (err) {
-    // A revoked Proxy at the top: nothing of it can be read.
-    return JSON.stringify(`[unserialisable: ${errorText(err)}]`);
-  }
-}
-
-function errorText(err: unknown): string {
-  try {
-    return err instanceof Error ? err.message : String(err);
-  } catch {
-    return 'unreadable error';
-  }
-}
-
-function stringify(value: unknown): string {
-  // Plain JSON first: V8's fast path is lost as soon as a replacer is given, and almost every
-  // captured value is plain data. Only values it cannot express go through the replacer.
-  if (isPlainData(value)) {
-    try {
-      return JSON.stringify(value);
-    } catch {
-      // circular or BigInt somewhere inside: the replacer below handles it
+    if (isNativeSafe(value)) {
+      try {
+        return JSON.stringify(value);
+      } catch {
+        // a getter or toJSON that throws, a cycle: the careful writer handles it key by key
+      }
     }
+    // Like JSON.stringify, undefined for undefined (callers that care check for it).
+    return write(value, 0, []) as string;
+  } catch (err) {
+    return JSON.stringify(unserialisable(reasonOf(err)));
   }
-  try {
-    return JSON.stringify(value, replacer());
-  } catch {
-    return stringifyFallback(value);
-  }
-}
-
-/** Plain objects and arrays whose own values are not errors, maps or sets (checked one level deep). */
-function isPlainData(value: unknown): boolean {
-  if (value === null || typeof value !== 'object')
-    return typeof value !== 'bigint' && typeof value !== 'function' && typeof value !== 'symbol';
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
-    // By index: `for...in` over an array takes V8's slow path (no enum cache for elements).
-    for (let i = 0; i < value.length; i++) if (isOpaque(value[i])) return false;
-    return true;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
-  for (const k in value) if (isOpaque((value as Record<string, unknown>)[k])) return false;
-  return true;
-}
-
-/** Values plain JSON would write as `{}` or as an object of indices. */
-function isOpaque(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && (v instanceof Error || v instanceof Map || v instanceof Set || ArrayBuffer.isView(v));
 }
 
 /** The attribute form of a value: strings as is, nullish omitted, anything else JSON. */
@@ -64,35 +40,199 @@ export function toAttributeString(value: unknown): string | undefined {
   return safeStringify(value);
 }
 
-function replacer(): (this: unknown, key: string, value: unknown) => unknown {
-  // Ancestors on the current path, so repeated (non-circular) references still serialise.
-  const stack: object[] = [];
-  return function (this: unknown, _key: string, value: unknown): unknown {
-    if (typeof value === 'bigint') return `${value.toString()}n`;
-    if (typeof value === 'function') return `[Function ${(value as { name?: string }).name || 'anonymous'}]`;
-    if (typeof value === 'symbol') return value.toString();
-    if (value instanceof Error) return { name: value.name, message: value.message };
-    if (value === null || typeof value !== 'object') return value;
-    const holder = this as object;
-    while (stack.length > 0 && stack[stack.length - 1] !== holder) stack.pop();
-    if (stack.includes(value)) return '[Circular]';
-    stack.push(value);
-    if (value instanceof Map) return Object.fromEntries(value);
-    if (value instanceof Set) return [...value];
-    if (ArrayBuffer.isView(value)) return `[${value.constructor.name} ${value.byteLength} bytes]`;
-    return value;
-  };
+/** `[binary N bytes, type]` for binary data, undefined for anything else. O(1): the bytes are never read. */
+export function describeBinary(value: object): string | undefined {
+  if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes, ${typeName(value, 'TypedArray')}]`;
+  const tag = Object.prototype.toString.call(value);
+  if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
+    return `[binary ${(value as ArrayBuffer).byteLength} bytes, ${tag.slice(8, -1)}]`;
+  }
+  if (tag === '[object Blob]' || tag === '[object File]') return `[binary ${(value as Blob).size} bytes, ${tag.slice(8, -1)}]`;
+  return undefined;
 }
 
-function stringifyFallback(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(String(value));
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    try {
-      out[key] = JSON.parse(JSON.stringify((value as Record<string, unknown>)[key], replacer()) ?? 'null');
-    } catch (err) {
-      out[key] = `[unserialisable: ${errorText(err)}]`;
-    }
+/** The message of `err`, never throwing. */
+export function reasonOf(err: unknown): string {
+  try {
+    return err instanceof Error ? err.message : String(err);
+  } catch {
+    return 'unreadable error';
   }
-  return JSON.stringify(out);
+}
+
+/** What an unreadable value is recorded as. */
+export function unserialisable(reason: string): string {
+  return `[unserialisable: ${reason}]`;
+}
+
+function typeName(value: object, fallback: string): string {
+  try {
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' ? name : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Whether native `JSON.stringify` writes `value` as obs would: no binary data, errors, maps,
+ * sets, BigInts or functions in arrays, nothing nested past the depth limit, within the check's
+ * budget. Reading a property may throw (a getter, a Proxy): then the careful writer takes over.
+ */
+function isNativeSafe(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') {
+    return typeof value !== 'bigint' && typeof value !== 'function' && typeof value !== 'symbol';
+  }
+  let budget = CHECK_BUDGET;
+  const visit = (v: object, depth: number): boolean => {
+    if (--budget < 0 || depth >= MAX_SERIALISED_DEPTH) return false;
+    if (v instanceof Date) return true;
+    if (ArrayBuffer.isView(v) || v instanceof Error || v instanceof Map || v instanceof Set || describeBinary(v) !== undefined) {
+      return false;
+    }
+    if (Array.isArray(v)) {
+      // By index: `for...in` over an array takes V8's slow path (no enum cache for elements).
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item === 'object' ? item !== null && !visit(item, depth + 1) : !isNativeLeaf(item)) return false;
+      }
+      return true;
+    }
+    // Something with its own toJSON (not a Date) says what it is itself: the careful writer asks it.
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+    for (const k in v) {
+      const item: unknown = (v as Record<string, unknown>)[k];
+      if (typeof item === 'object' ? item !== null && !visit(item, depth + 1) : !isNativeLeaf(item)) return false;
+    }
+    return true;
+  };
+  try {
+    return visit(value, 0);
+  } catch {
+    return false;
+  }
+}
+
+/** Leaves native JSON writes as obs does: not BigInts (it throws), functions or symbols (it drops them; obs names them). */
+function isNativeLeaf(v: unknown): boolean {
+  return typeof v !== 'bigint' && typeof v !== 'function' && typeof v !== 'symbol';
+}
+
+/**
+ * The careful writer: JSON of `value` at `depth`, `ancestors` being the objects on the path to
+ * it (for cycles). Undefined for what JSON leaves out (undefined at the top, in an object). A
+ * value that cannot be read (a revoked Proxy) becomes a placeholder, its siblings stay.
+ */
+function write(value: unknown, depth: number, ancestors: object[]): string | undefined {
+  try {
+    return writeValue(value, depth, ancestors);
+  } catch (err) {
+    return JSON.stringify(unserialisable(reasonOf(err)));
+  }
+}
+
+function writeValue(value: unknown, depth: number, ancestors: object[]): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return JSON.stringify(`${value.toString()}n`);
+    case 'symbol':
+      return JSON.stringify(value.toString());
+    case 'function':
+      return JSON.stringify(`[Function ${functionName(value)}]`);
+    case 'undefined':
+      return undefined;
+  }
+  if (value === null) return 'null';
+  const obj = value as object;
+  const binary = describeBinary(obj);
+  if (binary !== undefined) return JSON.stringify(binary);
+  if (ancestors.includes(obj)) return '"[Circular]"';
+  if (depth >= MAX_SERIALISED_DEPTH) return JSON.stringify(DEPTH_MARKER);
+  if (obj instanceof Error)
+    return `{"name":${JSON.stringify(readOr(() => obj.name, 'Error'))},"message":${JSON.stringify(readOr(() => obj.message, ''))}}`;
+  const toJSON = (obj as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') {
+    let replaced: unknown;
+    try {
+      replaced = toJSON.call(obj, '');
+    } catch (err) {
+      return JSON.stringify(unserialisable(reasonOf(err)));
+    }
+    // What toJSON gave is written as it is, not asked again (a toJSON returning itself ends here).
+    if (replaced === obj) return writeFields(obj, depth, ancestors);
+    return write(replaced, depth, ancestors);
+  }
+  ancestors.push(obj);
+  try {
+    if (obj instanceof Map)
+      return writeEntries(
+        [...obj.entries()].map(([k, v]) => [String(k), v]),
+        depth,
+        ancestors,
+      );
+    if (obj instanceof Set || Array.isArray(obj)) {
+      const items = obj instanceof Set ? [...obj] : obj;
+      const parts: string[] = [];
+      for (let i = 0; i < items.length; i++) {
+        let item: unknown;
+        try {
+          item = items[i];
+        } catch (err) {
+          parts.push(JSON.stringify(unserialisable(reasonOf(err))));
+          continue;
+        }
+        parts.push(write(item, depth + 1, ancestors) ?? 'null');
+      }
+      return `[${parts.join(',')}]`;
+    }
+    return writeFields(obj, depth, ancestors, false);
+  } finally {
+    ancestors.pop();
+  }
+}
+
+/** An object's own enumerable fields, each read on its own: one that throws becomes a placeholder. */
+function writeFields(obj: object, depth: number, ancestors: object[], push = true): string {
+  if (push) ancestors.push(obj);
+  try {
+    const entries: [string, unknown][] = [];
+    for (const key of Object.keys(obj)) {
+      try {
+        entries.push([key, (obj as Record<string, unknown>)[key]]);
+      } catch (err) {
+        entries.push([key, unserialisable(reasonOf(err))]);
+      }
+    }
+    return writeEntries(entries, depth, ancestors);
+  } finally {
+    if (push) ancestors.pop();
+  }
+}
+
+function writeEntries(entries: [string, unknown][], depth: number, ancestors: object[]): string {
+  const parts: string[] = [];
+  for (const [key, v] of entries) {
+    const json = write(v, depth + 1, ancestors);
+    if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+function functionName(fn: unknown): string {
+  return readOr(() => (fn as { name?: unknown }).name, '') || 'anonymous';
+}
+
+function readOr<T>(read: () => unknown, fallback: T): T {
+  try {
+    const v = read();
+    return typeof v === typeof fallback ? (v as T) : fallback;
+  } catch {
+    return fallback;
+  }
 }
