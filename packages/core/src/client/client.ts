@@ -79,6 +79,7 @@ export class ObsClient {
           post: httpPost(scoresUrl, { ...headers, 'content-type': 'application/json', accept: 'application/json' }, settings.fetch),
           target: scoresUrl,
           timeoutMs: settings.timeoutInSeconds * 1000,
+          reportEveryMs: settings.outageReportEveryMs,
           limits: {
             retryBudgetMs: settings.retryBudgetMs,
             backoffMs: settings.backoff?.initialDelayMs,

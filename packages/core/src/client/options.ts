@@ -25,6 +25,8 @@ export interface ObsClientOptions extends ObsConnectionOptions {
    * (one line); default 15 (`initObs` passes its own `shutdownTimeout`).
    */
   shutdownTimeout?: number;
+  /** Seconds between "still failing" lines of one outage; default 30 (`initObs` passes its own). */
+  outageReportInterval?: number;
   /** Environment stamped on scores that name none. */
   environment?: string;
   /** Replacement for the global `fetch`. */
@@ -42,6 +44,7 @@ export interface ClientSettings {
   maxQueueSize: number;
   retryBudgetMs: number;
   shutdownTimeoutMs: number;
+  outageReportEveryMs: number;
   environment: string | undefined;
   fetch: typeof fetch | undefined;
 }
@@ -59,6 +62,7 @@ export function resolveClientSettings(input: unknown): ClientSettings {
     maxQueueSize: Math.floor(positive(options.maxQueueSize) ?? 10_000),
     retryBudgetMs: secondsToTimerMs(numberOption('retryBudget', options.retryBudget, 60, { allowZero: true })),
     shutdownTimeoutMs: secondsToTimerMs(numberOption('shutdownTimeout', options.shutdownTimeout, 15, { allowZero: true })),
+    outageReportEveryMs: secondsToTimerMs(numberOption('outageReportInterval', options.outageReportInterval, 30)),
     environment: typeof options.environment === 'string' && options.environment !== '' ? options.environment : undefined,
     fetch: typeof options.fetch === 'function' ? options.fetch : undefined,
   };

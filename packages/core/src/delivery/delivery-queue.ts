@@ -135,13 +135,18 @@ export class DeliveryQueue {
   private inFlightItems = 0;
   /** Consecutive failed attempts: the backoff exponent. */
   private failures = 0;
+  /** The last answer was a refusal: one request at a time until one is delivered (no burst of doomed DNS lookups or handshakes). */
+  private refusing = false;
+  /** Until then batches are refused without a request, for `refusedWhy` (a bad certificate, a name that does not resolve). */
+  private refusedUntil = 0;
+  private refusedWhy = '';
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
   /** The exit flush: one more attempt per batch, no waits, no retries. */
   private lastRound = false;
-  /** Items the last round gave up on, and the last reason. */
-  private gaveUp = 0;
+  /** Items the last round gave up on (never sent, or sent without an answer), and the last reason. */
+  private gaveUp = { unsent: 0, inFlight: 0 };
   private gaveUpReason: string | undefined;
   private readonly outage: OutageLog;
 
@@ -230,9 +235,9 @@ export class DeliveryQueue {
 
   /** Ends the last round: what it gave up on, and back to retrying. */
   endLastTry(): Leftover {
-    const left: Leftover = { unsent: this.gaveUp, inFlight: 0, reason: this.gaveUpReason };
+    const left: Leftover = { ...this.gaveUp, reason: this.gaveUpReason };
     this.lastRound = false;
-    this.gaveUp = 0;
+    this.gaveUp = { unsent: 0, inFlight: 0 };
     this.gaveUpReason = undefined;
     return left;
   }
@@ -249,7 +254,7 @@ export class DeliveryQueue {
     this.waitTimer = undefined;
     const left = this.queue.splice(0);
     const unsent = left.reduce((n, b) => n + b.items, 0) + this.preparingItems + given.unsent;
-    const inFlight = this.inFlightItems;
+    const inFlight = this.inFlightItems + given.inFlight;
     this.bytes = 0;
     this.items = 0;
     this.transport.abortAll();
@@ -310,11 +315,15 @@ export class DeliveryQueue {
 
   private pump(): void {
     while (!this.stopped && this.waitTimer === undefined && this.queue.length > 0 && this.active < this.limits.maxConcurrent) {
-      // During an outage one request probes the server; the rest wait in the buffer.
-      if (!this.lastRound && this.outage.active && this.failures > 0 && this.active > 0) break;
+      // During an outage (or while the server refuses) one request probes it; the rest wait in the buffer.
+      if (!this.lastRound && this.active > 0 && (this.refusing || (this.outage.active && this.failures > 0))) break;
       const batch = this.queue.shift()!;
       this.bytes -= batch.body.byteLength;
       this.items -= batch.items;
+      if (this.refusedUntil > Date.now()) {
+        this.drop(batch, this.refusedWhy);
+        continue;
+      }
       this.active++;
       this.inFlightItems += batch.items;
       void this.run(batch);
@@ -345,6 +354,7 @@ export class DeliveryQueue {
     switch (outcome.kind) {
       case 'delivered':
         this.failures = 0;
+        this.refusing = false;
         batch.ticket.settle(true);
         // Batches still being packed are new ones, not the outage's: they do not keep it open.
         this.outage.delivered(batch.items, this.queue.length === 0 && this.active === 0);
@@ -357,11 +367,16 @@ export class DeliveryQueue {
         this.drop(batch, `the server refused a ${this.unit.replace(/s$/, '')} as too large even alone (${outcome.reason})`);
         return;
       case 'refused':
+        this.refusing = true;
+        if (outcome.holdMs !== undefined) {
+          this.refusedUntil = now + outcome.holdMs;
+          this.refusedWhy = outcome.reason;
+        }
         this.drop(batch, outcome.reason);
         return;
       case 'retry': {
         if (this.lastRound) {
-          this.giveUp(batch, outcome.reason);
+          this.giveUp(batch, outcome.reason, outcome.unanswered === true);
           return;
         }
         batch.failedSince ??= now;
@@ -402,8 +417,9 @@ export class DeliveryQueue {
     batch.ticket.settle(false, reason);
   }
 
-  private giveUp(batch: Batch, reason: string): void {
-    this.gaveUp += batch.items;
+  private giveUp(batch: Batch, reason: string, unanswered = false): void {
+    if (unanswered) this.gaveUp.inFlight += batch.items;
+    else this.gaveUp.unsent += batch.items;
     this.gaveUpReason = reason;
     batch.ticket.settle(false, reason);
   }

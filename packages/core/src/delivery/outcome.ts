@@ -8,12 +8,23 @@ import type { PostResult } from './post.js';
 
 export type SendOutcome =
   | { kind: 'delivered' }
-  /** Worth another attempt (network error, timeout, 401, 408, 429, 5xx). */
-  | { kind: 'retry'; reason: string; retryAfterMs?: number }
+  /**
+   * Worth another attempt (network error, timeout, 401, 408, 429, 5xx). `unanswered`: the body
+   * may have reached the server (a timeout, a connection lost mid-request), unlike a refused
+   * connection or an error status.
+   */
+  | { kind: 'retry'; reason: string; retryAfterMs?: number; unanswered?: boolean }
   /** 413: split and resend. */
   | { kind: 'too-large'; reason: string }
-  /** Permanent: another 4xx, a certificate error, a host that never resolved. Dropped, not retried. */
-  | { kind: 'refused'; reason: string };
+  /**
+   * Permanent: another 4xx, a certificate error, a host that never resolved. Dropped, not
+   * retried; `holdMs`: later batches are refused for that long without a request (the same
+   * handshake or lookup would fail again).
+   */
+  | { kind: 'refused'; reason: string; holdMs?: number };
+
+/** How long a certificate error or a name that does not resolve refuses later batches without a request. */
+export const HOST_REFUSAL_HOLD_MS = 5_000;
 
 /** How an HTTP answer is read: `keysHint` is the reason given for a 401. */
 export function answerOutcome(res: PostResult, keysHint: string): SendOutcome {
@@ -45,13 +56,20 @@ export function failureOutcome(err: unknown, reachedBefore: boolean): SendOutcom
   const reason = networkReason(err);
   const code = errorCode(err);
   if (code !== undefined && isTlsFailure(code)) {
-    return { kind: 'refused', reason: `the TLS connection failed (${code}): check the server's certificate or OBS_BASE_URL's scheme` };
+    return {
+      kind: 'refused',
+      reason: `the TLS connection failed (${code}): check the server's certificate or OBS_BASE_URL's scheme`,
+      holdMs: HOST_REFUSAL_HOLD_MS,
+    };
   }
   if (code === 'ENOTFOUND' && !reachedBefore) {
-    return { kind: 'refused', reason: `the host name does not resolve (${code}): check OBS_BASE_URL` };
+    return { kind: 'refused', reason: `the host name does not resolve (${code}): check OBS_BASE_URL`, holdMs: HOST_REFUSAL_HOLD_MS };
   }
-  return { kind: 'retry', reason };
+  return { kind: 'retry', reason, unanswered: !NEVER_SENT.has(code ?? '') };
 }
+
+/** Network errors that mean the request never reached the server. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL']);
 
 function errorCode(err: unknown): string | undefined {
   try {

@@ -69,6 +69,7 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     baseUrl: options.baseUrl,
     environment: options.environment,
     shutdownTimeout: spanProcessor.shutdownTimeoutMs / 1000, // checked once, by the processor
+    outageReportInterval: options.outageReportInterval,
     ...options.client,
   });
   const tracing = wireTracing(spanProcessor, options, existingProcessor !== undefined);
