@@ -51,8 +51,8 @@ export function safeName(name: unknown): string {
 
 /** Whether `value` has a `toString` of its own kind (a class, a URL), not Object's or Array's. */
 function hasOwnToString(value: object): boolean {
-  const toString = (value as { toString?: unknown }).toString;
-  return typeof toString === 'function' && toString !== Object.prototype.toString && toString !== Array.prototype.toString;
+  const own = (value as { toString?: unknown }).toString;
+  return typeof own === 'function' && own !== Object.prototype.toString && own !== Array.prototype.toString;
 }
 
 /** A plain copy of an options object, or `undefined` when it is missing or unreadable. */
