@@ -7,7 +7,7 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from './attributes.js';
 import { logger } from '../util/logger.js';
 import { truncateText } from '../util/capture.js';
-import { reasonOf, safeStringify, unserialisable } from '../util/serialize.js';
+import { describeBinary, reasonOf, safeStringify, unserialisable } from '../util/serialize.js';
 import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
 
 export { reasonOf, unserialisable };
@@ -39,7 +39,8 @@ export function safeName(name: unknown): string {
         return (typeof name.name === 'string' && name.name) || 'anonymous function';
       case 'object':
         if (name === null) return 'null';
-        return truncateText(hasOwnToString(name) ? String(name) : safeStringify(name), NAME_FALLBACK_MAX);
+        // Binary data by its size, never decoded (a Buffer's toString reads every byte).
+        return describeBinary(name) ?? truncateText(hasOwnToString(name) ? String(name) : safeStringify(name), NAME_FALLBACK_MAX);
       default:
         return String(name);
     }
@@ -60,6 +61,9 @@ export function safeOptions<T extends object>(options: T | null | undefined, wha
   if (options === undefined || options === null) return undefined;
   try {
     if (typeof options !== 'object') throw new TypeError(`expected an object, got ${typeof options}`);
+    // Options are a few named fields: an array or binary data holds none (and spreading a 20 MB
+    // Buffer copies twenty million properties).
+    if (Array.isArray(options) || describeBinary(options) !== undefined) return undefined;
     return { ...options };
   } catch (err) {
     warnUnreadable(what, err);

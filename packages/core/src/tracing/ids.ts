@@ -19,7 +19,9 @@ export function getActiveSpanId(): string | undefined {
 export async function createTraceId(seed?: string): Promise<string> {
   if (seed !== undefined && seed !== null) {
     try {
-      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(String(seed)));
+      // Bytes are hashed as they are (a 20 MB Buffer is never turned into a string first).
+      const bytes = ArrayBuffer.isView(seed) ? (seed as ArrayBufferView) : new TextEncoder().encode(String(seed));
+      const digest = await crypto.subtle.digest('SHA-256', bytes as BufferSource);
       return toHex(new Uint8Array(digest).slice(0, 16));
     } catch (err) {
       warnUnreadable('createTraceId seed', err);

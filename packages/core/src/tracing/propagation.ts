@@ -2,7 +2,7 @@ import { context, trace, type Attributes, type Context } from '@opentelemetry/ap
 import { ObsAttributes } from './attributes.js';
 import { flattenAttributes } from '../util/flatten.js';
 import { logger } from '../util/logger.js';
-import { safeStringify } from '../util/serialize.js';
+import { containsBinary, describeBinary, safeStringify } from '../util/serialize.js';
 import { IN_OBS_TRACE_KEY, PROPAGATED_ATTRIBUTES_KEY } from './context-keys.js';
 import { layer } from './layered-context.js';
 
@@ -103,7 +103,8 @@ function validate(params: PropagateAttributesParams): PropagateAttributesParams 
   }
   if (params.metadata !== undefined && params.metadata !== null) {
     try {
-      JSON.stringify(params.metadata);
+      // Binary data is written as its size (by the flattening): never stringified byte by byte here.
+      if (!containsBinary(params.metadata)) JSON.stringify(params.metadata);
       out.metadata = params.metadata;
     } catch (err) {
       (dropped ??= []).push(`metadata (not JSON-serialisable: ${(err as Error).message})`);
@@ -160,5 +161,5 @@ function mergeMetadata(outer: unknown, inner: unknown): unknown {
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && describeBinary(v) === undefined;
 }

@@ -1,5 +1,5 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
-import { reasonOf, safeStringify, unserialisable } from './serialize.js';
+import { reasonOf, safeStringify, toAttributeString, unserialisable } from './serialize.js';
 
 const MAX_DEPTH = 10;
 
@@ -67,7 +67,7 @@ function walkValue(key: string, value: unknown, out: AttributeSink, depth: numbe
     }
     return;
   }
-  out.setAttribute(key, safeStringify(value));
+  out.setAttribute(key, toAttributeString(value) ?? 'null');
 }
 
 /** The own keys of a plain object, or undefined for anything else (and for what cannot be read). */

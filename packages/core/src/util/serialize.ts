@@ -3,10 +3,12 @@
  * (`Buffer`, typed arrays, `ArrayBuffer`, `Blob`) is described as `[binary N bytes, type]` without
  * reading it (before `Buffer.prototype.toJSON` could turn it into an array of numbers), values
  * nested deeper than `MAX_SERIALISED_DEPTH` are cut with a marker, a getter that throws loses
- * only its own key, and cycles, BigInts, errors, maps and sets are written readably. Plain data
- * takes V8's native `JSON.stringify` once a walk over its containers (not its strings) found
- * nothing it would mishandle.
+ * only its own key, cycles, BigInts, errors, maps and sets are written readably, and what would
+ * be longer than `MAX_SERIALISED_CHARS` (2,000,000) is cut there (the span attribute cap,
+ * 1,000,000 by default, applies after). Plain data takes V8's native `JSON.stringify` once a walk over it
+ * (strings are not read, only their length) found nothing native JSON would mishandle.
  */
+import { TRUNCATION_MARKER } from './capture.js';
 
 /** Objects nested deeper than this are cut: the value at that depth becomes `DEPTH_MARKER`. */
 export const MAX_SERIALISED_DEPTH = 64;
@@ -14,8 +16,20 @@ export const MAX_SERIALISED_DEPTH = 64;
 /** What a value nested deeper than `MAX_SERIALISED_DEPTH` becomes. */
 export const DEPTH_MARKER = `[truncated by obs: deeper than ${MAX_SERIALISED_DEPTH} levels]`;
 
-/** Containers the fast path's check visits before it hands the value to the careful writer. */
-const CHECK_BUDGET = 20_000;
+/**
+ * Longest JSON written: past it the value is cut (nothing further is read) and the marker added.
+ * Twice the default attribute cap (`maxValueChars`), which decides what the server gets.
+ */
+export const MAX_SERIALISED_CHARS = 2_000_000;
+
+/** Values (containers and leaves) the fast path's check visits before it takes the rest as plain. */
+const CHECK_BUDGET = 200_000;
+
+/**
+ * Items of one array, map, set or object the careful writer writes (values with something native
+ * JSON would mishandle, or arrays longer than `MAX_SERIALISED_CHARS`); the rest is counted in a marker.
+ */
+export const MAX_CAREFUL_ITEMS = 100_000;
 
 export function safeStringify(value: unknown): string {
   try {
@@ -23,20 +37,28 @@ export function safeStringify(value: unknown): string {
       try {
         return JSON.stringify(value);
       } catch {
-        // a getter or toJSON that throws, a cycle: the careful writer handles it key by key
+        // a getter or toJSON that throws: the careful writer handles it key by key
       }
     }
     // Like JSON.stringify, undefined for undefined (callers that care check for it).
-    return write(value, 0, []) as string;
+    return new CarefulWriter().write(value) as string;
   } catch (err) {
     return JSON.stringify(unserialisable(reasonOf(err)));
   }
 }
 
-/** The attribute form of a value: strings as is, nullish omitted, anything else JSON. */
+/** The attribute form of a value: strings as is, binary data as `[binary N bytes, type]`, nullish omitted, anything else JSON. */
 export function toAttributeString(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
+  if (typeof value === 'object') {
+    try {
+      const binary = describeBinary(value);
+      if (binary !== undefined) return binary;
+    } catch {
+      // unreadable: safeStringify says so
+    }
+  }
   return safeStringify(value);
 }
 
@@ -49,6 +71,29 @@ export function describeBinary(value: object): string | undefined {
   }
   if (tag === '[object Blob]' || tag === '[object File]') return `[binary ${(value as Blob).size} bytes, ${tag.slice(8, -1)}]`;
   return undefined;
+}
+
+/**
+ * Whether binary data sits in `value` within `MAX_SERIALISED_DEPTH` levels and the first
+ * `CHECK_BUDGET` values: where plain `JSON.stringify` would spend time per byte (`Buffer`'s toJSON).
+ */
+export function containsBinary(value: unknown): boolean {
+  let visits = CHECK_BUDGET;
+  const visit = (v: unknown, depth: number): boolean => {
+    if (typeof v !== 'object' || v === null || --visits < 0 || depth > MAX_SERIALISED_DEPTH) return false;
+    if (describeBinary(v) !== undefined) return true;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length && visits > 0; i++) if (visit(v[i], depth + 1)) return true;
+      return false;
+    }
+    for (const k in v) if (visit((v as Record<string, unknown>)[k], depth + 1)) return true;
+    return false;
+  };
+  try {
+    return visit(value, 0);
+  } catch {
+    return false;
+  }
 }
 
 /** The message of `err`, never throwing. */
@@ -76,38 +121,49 @@ function typeName(value: object, fallback: string): string {
 
 /**
  * Whether native `JSON.stringify` writes `value` as obs would: no binary data, errors, maps,
- * sets, BigInts or functions in arrays, nothing nested past the depth limit, within the check's
- * budget. Reading a property may throw (a getter, a Proxy): then the careful writer takes over.
+ * sets, `toJSON` of its own (a Date's aside), BigInts, functions or symbols, nothing nested past
+ * the depth limit, strings shorter together than the length limit (the careful writer cuts them
+ * before escaping). Past `CHECK_BUDGET` values, plain data so far is taken as plain (large arrays
+ * of numbers, long histories) unless an array is longer than the length limit (a sparse array of
+ * a billion holes). Reading a property may throw (a getter, a Proxy): then the careful writer
+ * takes over.
  */
 function isNativeSafe(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') {
-    return typeof value !== 'bigint' && typeof value !== 'function' && typeof value !== 'symbol';
-  }
-  let budget = CHECK_BUDGET;
-  const visit = (v: object, depth: number): boolean => {
-    if (--budget < 0 || depth >= MAX_SERIALISED_DEPTH) return false;
+  if (value === null || typeof value !== 'object') return isNativeLeaf(value);
+  let visits = CHECK_BUDGET;
+  let chars = 0;
+  /** false: not native-safe; true: safe so far; 'enough': the budget ran out on plain data. */
+  const visit = (v: object, depth: number): boolean | 'enough' => {
+    if (depth >= MAX_SERIALISED_DEPTH) return false;
     if (v instanceof Date) return true;
     if (ArrayBuffer.isView(v) || v instanceof Error || v instanceof Map || v instanceof Set || describeBinary(v) !== undefined) {
       return false;
     }
     if (Array.isArray(v)) {
+      if (v.length > MAX_SERIALISED_CHARS) return false;
       // By index: `for...in` over an array takes V8's slow path (no enum cache for elements).
       for (let i = 0; i < v.length; i++) {
-        const item: unknown = v[i];
-        if (typeof item === 'object' ? item !== null && !visit(item, depth + 1) : !isNativeLeaf(item)) return false;
+        const verdict = item(v[i], depth);
+        if (verdict !== true) return verdict;
       }
       return true;
     }
-    // Something with its own toJSON (not a Date) says what it is itself: the careful writer asks it.
+    // Something with its own toJSON says what it is itself: the careful writer asks it.
     if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
     for (const k in v) {
-      const item: unknown = (v as Record<string, unknown>)[k];
-      if (typeof item === 'object' ? item !== null && !visit(item, depth + 1) : !isNativeLeaf(item)) return false;
+      const verdict = item((v as Record<string, unknown>)[k], depth);
+      if (verdict !== true) return verdict;
     }
     return true;
   };
+  const item = (v: unknown, depth: number): boolean | 'enough' => {
+    if (--visits < 0) return 'enough';
+    if (typeof v === 'object' && v !== null) return visit(v, depth + 1);
+    if (typeof v === 'string' && (chars += v.length) > MAX_SERIALISED_CHARS) return false;
+    return isNativeLeaf(v);
+  };
   try {
-    return visit(value, 0);
+    return visit(value, 0) !== false;
   } catch {
     return false;
   }
@@ -118,114 +174,198 @@ function isNativeLeaf(v: unknown): boolean {
   return typeof v !== 'bigint' && typeof v !== 'function' && typeof v !== 'symbol';
 }
 
-/**
- * The careful writer: JSON of `value` at `depth`, `ancestors` being the objects on the path to
- * it (for cycles). Undefined for what JSON leaves out (undefined at the top, in an object). A
- * value that cannot be read (a revoked Proxy) becomes a placeholder, its siblings stay.
- */
-function write(value: unknown, depth: number, ancestors: object[]): string | undefined {
-  try {
-    return writeValue(value, depth, ancestors);
-  } catch (err) {
-    return JSON.stringify(unserialisable(reasonOf(err)));
-  }
-}
+/** A value to write as it is (toJSON applied, binary described), or `SKIP` for what JSON leaves out. */
+const SKIP = Symbol('skip');
 
-function writeValue(value: unknown, depth: number, ancestors: object[]): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      return JSON.stringify(`${value.toString()}n`);
-    case 'symbol':
-      return JSON.stringify(value.toString());
-    case 'function':
-      return JSON.stringify(`[Function ${functionName(value)}]`);
-    case 'undefined':
-      return undefined;
+/**
+ * The careful writer: JSON written part by part, every read guarded (an unreadable value becomes
+ * a placeholder, its siblings stay), cycles and depth tracked, and the whole cut at
+ * `MAX_SERIALISED_CHARS` (nothing past it is read).
+ */
+class CarefulWriter {
+  private readonly parts: string[] = [];
+  private length = 0;
+  private cut = false;
+  private readonly ancestors: object[] = [];
+
+  /** The JSON of `value`, or undefined for what JSON leaves out at the top. */
+  write(value: unknown): string | undefined {
+    const resolved = this.resolve(value, '');
+    if (resolved === SKIP) return undefined;
+    this.value(resolved, 0);
+    return this.parts.join('');
   }
-  if (value === null) return 'null';
-  const obj = value as object;
-  const binary = describeBinary(obj);
-  if (binary !== undefined) return JSON.stringify(binary);
-  if (ancestors.includes(obj)) return '"[Circular]"';
-  if (depth >= MAX_SERIALISED_DEPTH) return JSON.stringify(DEPTH_MARKER);
-  if (obj instanceof Error)
-    return `{"name":${JSON.stringify(readOr(() => obj.name, 'Error'))},"message":${JSON.stringify(readOr(() => obj.message, ''))}}`;
-  const toJSON = (obj as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') {
+
+  private emit(text: string): void {
+    if (this.cut) return;
+    if (this.length + text.length <= MAX_SERIALISED_CHARS) {
+      this.parts.push(text);
+      this.length += text.length;
+      return;
+    }
+    this.parts.push(text.slice(0, MAX_SERIALISED_CHARS - this.length), `${TRUNCATION_MARKER}more than ${MAX_SERIALISED_CHARS} characters]`);
+    this.cut = true;
+  }
+
+  /** What `value` is written as: binary described, an error as its name and message, toJSON's answer. */
+  private resolve(value: unknown, key: string): unknown {
+    if (value === undefined) return SKIP;
+    if (value === null || typeof value !== 'object') return value;
+    const binary = describeBinary(value);
+    if (binary !== undefined) return binary;
+    if (value instanceof Error) return { name: readOr(() => value.name, 'Error'), message: readOr(() => value.message, '') };
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON !== 'function') return value;
     let replaced: unknown;
     try {
-      replaced = toJSON.call(obj, '');
+      replaced = toJSON.call(value, key);
     } catch (err) {
-      return JSON.stringify(unserialisable(reasonOf(err)));
+      return unserialisable(reasonOf(err));
     }
-    // What toJSON gave is written as it is, not asked again (a toJSON returning itself ends here).
-    if (replaced === obj) return writeFields(obj, depth, ancestors);
-    return write(replaced, depth, ancestors);
+    // What toJSON gave is written as it is, not asked again (a toJSON returning its object ends here).
+    if (replaced === value) return { ...(value as object) };
+    return replaced === undefined ? SKIP : replaced;
   }
-  ancestors.push(obj);
-  try {
-    if (obj instanceof Map)
-      return writeEntries(
-        [...obj.entries()].map(([k, v]) => [String(k), v]),
-        depth,
-        ancestors,
-      );
-    if (obj instanceof Set || Array.isArray(obj)) {
-      const items = obj instanceof Set ? [...obj] : obj;
-      const parts: string[] = [];
-      for (let i = 0; i < items.length; i++) {
-        let item: unknown;
-        try {
-          item = items[i];
-        } catch (err) {
-          parts.push(JSON.stringify(unserialisable(reasonOf(err))));
-          continue;
-        }
-        parts.push(write(item, depth + 1, ancestors) ?? 'null');
-      }
-      return `[${parts.join(',')}]`;
+
+  private value(value: unknown, depth: number): void {
+    if (this.cut) return;
+    try {
+      this.valueUnguarded(value, depth);
+    } catch (err) {
+      this.emit(JSON.stringify(unserialisable(reasonOf(err))));
     }
-    return writeFields(obj, depth, ancestors, false);
-  } finally {
-    ancestors.pop();
+  }
+
+  private valueUnguarded(value: unknown, depth: number): void {
+    switch (typeof value) {
+      case 'string':
+        // A string longer than what is left is cut before it is escaped: no huge copy.
+        this.emit(JSON.stringify(value.length > MAX_SERIALISED_CHARS - this.length ? value.slice(0, MAX_SERIALISED_CHARS) : value));
+        return;
+      case 'number':
+        this.emit(Number.isFinite(value) ? String(value) : 'null');
+        return;
+      case 'boolean':
+        this.emit(value ? 'true' : 'false');
+        return;
+      case 'bigint':
+        this.emit(JSON.stringify(`${value.toString()}n`));
+        return;
+      case 'symbol':
+        this.emit(JSON.stringify(value.toString()));
+        return;
+      case 'function':
+        this.emit(JSON.stringify(`[Function ${readOr(() => (value as { name?: unknown }).name, '') || 'anonymous'}]`));
+        return;
+      case 'undefined':
+        this.emit('null');
+        return;
+    }
+    if (value === null) {
+      this.emit('null');
+      return;
+    }
+    const obj = value as object;
+    if (this.ancestors.includes(obj)) {
+      this.emit('"[Circular]"');
+      return;
+    }
+    if (depth >= MAX_SERIALISED_DEPTH) {
+      this.emit(JSON.stringify(DEPTH_MARKER));
+      return;
+    }
+    this.ancestors.push(obj);
+    try {
+      if (obj instanceof Map) this.entries(obj.entries(), depth, true);
+      else if (obj instanceof Set) this.items(obj.values(), depth);
+      else if (Array.isArray(obj)) this.array(obj, depth);
+      else this.entries(ownEntries(obj), depth, false);
+    } finally {
+      this.ancestors.pop();
+    }
+  }
+
+  private array(items: unknown[], depth: number): void {
+    this.emit('[');
+    const shown = Math.min(items.length, MAX_CAREFUL_ITEMS);
+    for (let i = 0; i < shown && !this.cut; i++) {
+      if (i > 0) this.emit(',');
+      let item: unknown;
+      try {
+        item = this.resolve(items[i], String(i));
+      } catch (err) {
+        item = unserialisable(reasonOf(err));
+      }
+      this.value(item === SKIP ? null : item, depth + 1);
+    }
+    this.more(items.length - shown, shown > 0);
+    this.emit(']');
+  }
+
+  /** The marker of items past `MAX_CAREFUL_ITEMS`, as one more item. */
+  private more(count: number, comma: boolean): void {
+    if (count > 0) this.emit(`${comma ? ',' : ''}${JSON.stringify(`${TRUNCATION_MARKER}${count} more items]`)}`);
+  }
+
+  private items(items: Iterable<unknown>, depth: number): void {
+    this.emit('[');
+    let first = true;
+    let written = 0;
+    let left = 0;
+    for (const raw of items) {
+      if (this.cut) break;
+      if (written++ >= MAX_CAREFUL_ITEMS) {
+        left++;
+        continue;
+      }
+      if (!first) this.emit(',');
+      first = false;
+      const item = this.resolve(raw, '');
+      this.value(item === SKIP ? null : item, depth + 1);
+    }
+    this.more(left, !first);
+    this.emit(']');
+  }
+
+  private entries(entries: Iterable<[unknown, unknown]>, depth: number, mapKeys: boolean): void {
+    this.emit('{');
+    let first = true;
+    let written = 0;
+    let left = 0;
+    for (const [rawKey, raw] of entries) {
+      if (this.cut) break;
+      if (written++ >= MAX_CAREFUL_ITEMS) {
+        left++;
+        continue;
+      }
+      const key = mapKeys ? readOr(() => String(rawKey), '[unreadable key]') : (rawKey as string);
+      let item: unknown;
+      try {
+        item = this.resolve(raw, key);
+      } catch (err) {
+        item = unserialisable(reasonOf(err));
+      }
+      if (item === SKIP) continue;
+      this.emit(`${first ? '' : ','}${JSON.stringify(key)}:`);
+      first = false;
+      this.value(item, depth + 1);
+    }
+    if (left > 0) this.emit(`${first ? '' : ','}${JSON.stringify(`${TRUNCATION_MARKER}${left} more entries]`)}:null`);
+    this.emit('}');
   }
 }
 
 /** An object's own enumerable fields, each read on its own: one that throws becomes a placeholder. */
-function writeFields(obj: object, depth: number, ancestors: object[], push = true): string {
-  if (push) ancestors.push(obj);
-  try {
-    const entries: [string, unknown][] = [];
-    for (const key of Object.keys(obj)) {
-      try {
-        entries.push([key, (obj as Record<string, unknown>)[key]]);
-      } catch (err) {
-        entries.push([key, unserialisable(reasonOf(err))]);
-      }
+function* ownEntries(obj: object): Generator<[string, unknown]> {
+  for (const key of Object.keys(obj)) {
+    let v: unknown;
+    try {
+      v = (obj as Record<string, unknown>)[key];
+    } catch (err) {
+      v = unserialisable(reasonOf(err));
     }
-    return writeEntries(entries, depth, ancestors);
-  } finally {
-    if (push) ancestors.pop();
+    yield [key, v];
   }
-}
-
-function writeEntries(entries: [string, unknown][], depth: number, ancestors: object[]): string {
-  const parts: string[] = [];
-  for (const [key, v] of entries) {
-    const json = write(v, depth + 1, ancestors);
-    if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
-  }
-  return `{${parts.join(',')}}`;
-}
-
-function functionName(fn: unknown): string {
-  return readOr(() => (fn as { name?: unknown }).name, '') || 'anonymous';
 }
 
 function readOr<T>(read: () => unknown, fallback: T): T {
