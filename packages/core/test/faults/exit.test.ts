@@ -27,10 +27,18 @@ const SCORES = 30;
 /** Makes spans (`load-<n>`) and scores (`score-<n>`), says `done`, and returns (or waits for a signal). */
 const APP = `
 import { initObs, startObservation } from '@obs/core';
-const obs = initObs(process.env.SHUTDOWN_TIMEOUT ? { shutdownTimeout: Number(process.env.SHUTDOWN_TIMEOUT) } : {});
+const obs = initObs({
+  ...(process.env.SHUTDOWN_TIMEOUT ? { shutdownTimeout: Number(process.env.SHUTDOWN_TIMEOUT) } : {}),
+  ...(process.env.IMMEDIATE ? { exportMode: 'immediate' } : {}),
+});
 for (let i = 0; i < ${SPANS}; i++) startObservation('load-' + i).end();
 for (let i = 0; i < ${SCORES}; i++) obs.client.score.create({ id: 'score-' + i, traceId: 'a'.repeat(32), name: 'exit', value: 1 });
 if (process.env.WAIT_FOR_SIGNAL) setInterval(() => {}, 1000);
+if (process.env.AWAIT_FLUSH) {
+  const started = Date.now();
+  await obs.flush();
+  process.stdout.write('flush took ' + (Date.now() - started) + ' ms\\n');
+}
 process.stdout.write('done\\n');
 `;
 
@@ -42,6 +50,8 @@ interface Run {
   code: number | null;
   signal: NodeJS.Signals | null;
   logs: LogLine[];
+  /** What the app's own `await obs.flush()` took, when it made one. */
+  flushMs?: number;
 }
 
 /** Runs the app against `baseUrl`; with `signal`, sends it once the app said `done`. */
@@ -60,12 +70,17 @@ async function run(baseUrl: string, env: Record<string, string> = {}, signal?: N
       if (signal) child.kill(signal);
     }
   });
+  let flushMs: number | undefined;
+  child.stdout.on('data', (c: Buffer) => {
+    const m = c.toString().match(/flush took (\d+) ms/);
+    if (m) flushMs = Number(m[1]);
+  });
   const [code, sig] = await new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('exit', (c, s) => r([c, s])));
   const logs = stderr
     .split('\n')
     .filter((l) => l.startsWith('[obs] '))
     .map((message) => ({ level: 'warn' as const, message }));
-  return { tookMs: Date.now() - doneAt, code, signal: sig, logs };
+  return { tookMs: Date.now() - doneAt, code, signal: sig, logs, flushMs };
 }
 
 describe('a script whose work is done', () => {
@@ -118,6 +133,26 @@ describe('a script whose work is done', () => {
           `^exit flush gave up after [\\d.]+ s: 0 spans dropped unsent, ${SPANS} in flight without an answer.*; 0 scores dropped unsent, ${SCORES} in flight without an answer`,
         ),
       ]);
+    } finally {
+      await bad.close();
+    }
+  }, 20_000);
+});
+
+describe('a short-lived function (exportMode immediate, awaiting its flush)', () => {
+  it('against a black hole: its flush returns within shutdownTimeout, and the process exits within the exit flush bound after', async () => {
+    const bad = await blackHole();
+    try {
+      const r = await run(bad.url, { SHUTDOWN_TIMEOUT: '2', IMMEDIATE: '1', AWAIT_FLUSH: '1' });
+      console.log(
+        `[exit] immediate, a black hole: flush() ${((r.flushMs ?? 0) / 1000).toFixed(2)} s, exit ${(r.tookMs / 1000).toFixed(2)} s after`,
+      );
+      expect(r.code).toBe(0);
+      expect(r.flushMs).toBeLessThan(2000 + 2000);
+      expect(r.tookMs).toBeLessThan(2000 + 2000);
+      expect(obsLines(r.logs).filter((l) => l.startsWith('flush timed out after 2.0 s'))).toHaveLength(1);
+      expect(accounted(r.logs, 'spans')).toBe(SPANS);
+      expect(accounted(r.logs, 'scores')).toBe(SCORES);
     } finally {
       await bad.close();
     }
