@@ -260,7 +260,7 @@ export class DeliveryQueue {
     this.transport.abortAll();
     for (const b of left) b.ticket.settle(false);
     for (const w of this.idleWaiters.splice(0)) w();
-    return { unsent, inFlight, reason: given.reason };
+    return { unsent, inFlight, reason: given.reason ?? this.outage.reason };
   }
 
   /** Says what the outage log holds back (a drain ended; `final` at shutdown and exit). */

@@ -66,6 +66,11 @@ export class OutageLog {
     return this.since !== undefined;
   }
 
+  /** The last failure of the outage going on, if one is. */
+  get reason(): string | undefined {
+    return this.since !== undefined ? this.lastReason : undefined;
+  }
+
   /** A send failed and will be retried; `reason` names the status or error (`HTTP 503`, `ECONNREFUSED`). */
   failed(reason: string, budgetMs: number): void {
     const now = Date.now();
