@@ -40,7 +40,10 @@ export function safeName(name: unknown): string {
       case 'object':
         if (name === null) return 'null';
         // Binary data by its size, never decoded (a Buffer's toString reads every byte).
-        return describeBinary(name) ?? truncateText(hasOwnToString(name) ? String(name) : safeStringify(name), NAME_FALLBACK_MAX);
+        return (
+          describeBinary(name) ??
+          truncateText(hasOwnToString(name) ? String(name) : safeStringify(name, 2 * NAME_FALLBACK_MAX), NAME_FALLBACK_MAX)
+        );
       default:
         return String(name);
     }

@@ -31,9 +31,13 @@ const CHECK_BUDGET = 200_000;
  */
 export const MAX_CAREFUL_ITEMS = 100_000;
 
-export function safeStringify(value: unknown): string {
+/**
+ * JSON of `value` that never throws: see the file's header. `maxChars` (at most
+ * `MAX_SERIALISED_CHARS`) bounds the work for callers that keep less (a name keeps 200).
+ */
+export function safeStringify(value: unknown, maxChars = MAX_SERIALISED_CHARS): string {
   try {
-    if (isNativeSafe(value)) {
+    if (isNativeSafe(value, maxChars)) {
       try {
         return JSON.stringify(value);
       } catch {
@@ -41,7 +45,7 @@ export function safeStringify(value: unknown): string {
       }
     }
     // Like JSON.stringify, undefined for undefined (callers that care check for it).
-    return new CarefulWriter().write(value) as string;
+    return new CarefulWriter(Math.min(maxChars, MAX_SERIALISED_CHARS)).write(value) as string;
   } catch (err) {
     return JSON.stringify(unserialisable(reasonOf(err)));
   }
@@ -128,7 +132,7 @@ function typeName(value: object, fallback: string): string {
  * a billion holes). Reading a property may throw (a getter, a Proxy): then the careful writer
  * takes over.
  */
-function isNativeSafe(value: unknown): boolean {
+function isNativeSafe(value: unknown, maxChars: number): boolean {
   if (value === null || typeof value !== 'object') return isNativeLeaf(value);
   let visits = CHECK_BUDGET;
   let chars = 0;
@@ -140,7 +144,7 @@ function isNativeSafe(value: unknown): boolean {
       return false;
     }
     if (Array.isArray(v)) {
-      if (v.length > MAX_SERIALISED_CHARS) return false;
+      if (v.length > maxChars) return false;
       // By index: `for...in` over an array takes V8's slow path (no enum cache for elements).
       for (let i = 0; i < v.length; i++) {
         const verdict = item(v[i], depth);
@@ -159,7 +163,7 @@ function isNativeSafe(value: unknown): boolean {
   const item = (v: unknown, depth: number): boolean | 'enough' => {
     if (--visits < 0) return 'enough';
     if (typeof v === 'object' && v !== null) return visit(v, depth + 1);
-    if (typeof v === 'string' && (chars += v.length) > MAX_SERIALISED_CHARS) return false;
+    if (typeof v === 'string' && (chars += v.length) > maxChars) return false;
     return isNativeLeaf(v);
   };
   try {
@@ -183,6 +187,8 @@ const SKIP = Symbol('skip');
  * `MAX_SERIALISED_CHARS` (nothing past it is read).
  */
 class CarefulWriter {
+  constructor(private readonly maxChars: number) {}
+
   private readonly parts: string[] = [];
   private length = 0;
   private cut = false;
@@ -198,12 +204,12 @@ class CarefulWriter {
 
   private emit(text: string): void {
     if (this.cut) return;
-    if (this.length + text.length <= MAX_SERIALISED_CHARS) {
+    if (this.length + text.length <= this.maxChars) {
       this.parts.push(text);
       this.length += text.length;
       return;
     }
-    this.parts.push(text.slice(0, MAX_SERIALISED_CHARS - this.length), `${TRUNCATION_MARKER}more than ${MAX_SERIALISED_CHARS} characters]`);
+    this.parts.push(text.slice(0, this.maxChars - this.length), `${TRUNCATION_MARKER}more than ${this.maxChars} characters]`);
     this.cut = true;
   }
 
@@ -240,7 +246,7 @@ class CarefulWriter {
     switch (typeof value) {
       case 'string':
         // A string longer than what is left is cut before it is escaped: no huge copy.
-        this.emit(JSON.stringify(value.length > MAX_SERIALISED_CHARS - this.length ? value.slice(0, MAX_SERIALISED_CHARS) : value));
+        this.emit(JSON.stringify(value.length > this.maxChars - this.length ? value.slice(0, this.maxChars) : value));
         return;
       case 'number':
         this.emit(Number.isFinite(value) ? String(value) : 'null');
