@@ -19,15 +19,31 @@ export function getActiveSpanId(): string | undefined {
 export async function createTraceId(seed?: string): Promise<string> {
   if (seed !== undefined && seed !== null) {
     try {
-      // Bytes are hashed as they are (a 20 MB Buffer is never turned into a string first).
-      const bytes = ArrayBuffer.isView(seed) ? (seed as ArrayBufferView) : new TextEncoder().encode(String(seed));
-      const digest = await crypto.subtle.digest('SHA-256', bytes as BufferSource);
-      return toHex(new Uint8Array(digest).slice(0, 16));
+      return toHex((await seedDigest(seed)).slice(0, 16));
     } catch (err) {
       warnUnreadable('createTraceId seed', err);
     }
   }
   return toHex(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** Binary seeds above this are hashed piece by piece, so no single step holds the event loop. */
+const SEED_PIECE_BYTES = 1024 * 1024;
+
+/**
+ * SHA-256 of the seed's text, or of its bytes when it is binary. Bytes past 1 MB are hashed in
+ * 1 MB pieces (SHA-256 of the pieces' digests): deterministic, and never one long copy.
+ */
+async function seedDigest(seed: unknown): Promise<Uint8Array> {
+  const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as BufferSource));
+  if (!ArrayBuffer.isView(seed)) return sha256(new TextEncoder().encode(String(seed)));
+  const bytes = new Uint8Array(seed.buffer, seed.byteOffset, seed.byteLength);
+  if (bytes.byteLength <= SEED_PIECE_BYTES) return sha256(bytes);
+  const pieces: Uint8Array[] = [];
+  for (let at = 0; at < bytes.byteLength; at += SEED_PIECE_BYTES) pieces.push(await sha256(bytes.subarray(at, at + SEED_PIECE_BYTES)));
+  const joined = new Uint8Array(pieces.length * 32);
+  pieces.forEach((p, i) => joined.set(p, i * 32));
+  return sha256(joined);
 }
 
 function toHex(bytes: Uint8Array): string {

@@ -4,8 +4,8 @@
  * reading it (before `Buffer.prototype.toJSON` could turn it into an array of numbers), values
  * nested deeper than `MAX_SERIALISED_DEPTH` are cut with a marker, a getter that throws loses
  * only its own key, cycles, BigInts, errors, maps and sets are written readably, and what would
- * be longer than `MAX_SERIALISED_CHARS` (2,000,000) is cut there (the span attribute cap,
- * 1,000,000 by default, applies after). Plain data takes V8's native `JSON.stringify` once a walk over it
+ * be longer than `MAX_SERIALISED_CHARS` (1,000,000, the default attribute cap) is cut there,
+ * marker included, before any more of it is read. Plain data takes V8's native `JSON.stringify` once a walk over it
  * (strings are not read, only their length) found nothing native JSON would mishandle.
  */
 import { TRUNCATION_MARKER } from './capture.js';
@@ -17,10 +17,11 @@ export const MAX_SERIALISED_DEPTH = 64;
 export const DEPTH_MARKER = `[truncated by obs: deeper than ${MAX_SERIALISED_DEPTH} levels]`;
 
 /**
- * Longest JSON written: past it the value is cut (nothing further is read) and the marker added.
- * Twice the default attribute cap (`maxValueChars`), which decides what the server gets.
+ * Longest JSON written, its cut marker included: past it nothing more of the value is read. The
+ * default attribute cap (`maxValueChars`), so a value cut here is not cut again (strings are
+ * capped by `maxValueChars` alone; structured values by this too).
  */
-export const MAX_SERIALISED_CHARS = 2_000_000;
+export const MAX_SERIALISED_CHARS = 1_000_000;
 
 /** Values (containers and leaves) the fast path's check visits before it takes the rest as plain. */
 const CHECK_BUDGET = 200_000;
@@ -97,6 +98,44 @@ export function containsBinary(value: unknown): boolean {
     return visit(value, 0);
   } catch {
     return false;
+  }
+}
+
+/**
+ * Why `JSON.stringify(value)` would throw (a cycle, a BigInt), found by walking the structure
+ * without writing it (no string is copied), within `MAX_SERIALISED_DEPTH` levels and the first
+ * `CHECK_BUDGET` values; undefined when it would not (or when the walk cannot read something).
+ */
+export function jsonProblem(value: unknown): string | undefined {
+  let visits = CHECK_BUDGET;
+  const path: object[] = [];
+  const visit = (v: unknown, depth: number): string | undefined => {
+    if (typeof v === 'bigint') return 'a BigInt';
+    if (typeof v !== 'object' || v === null || --visits < 0 || depth > MAX_SERIALISED_DEPTH) return undefined;
+    if (path.includes(v)) return 'a circular reference';
+    if (describeBinary(v) !== undefined || typeof (v as { toJSON?: unknown }).toJSON === 'function') return undefined;
+    path.push(v);
+    try {
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length && visits > 0; i++) {
+          const problem = visit(v[i], depth + 1);
+          if (problem) return problem;
+        }
+        return undefined;
+      }
+      for (const k in v) {
+        const problem = visit((v as Record<string, unknown>)[k], depth + 1);
+        if (problem) return problem;
+      }
+      return undefined;
+    } finally {
+      path.pop();
+    }
+  };
+  try {
+    return visit(value, 0);
+  } catch {
+    return undefined;
   }
 }
 
@@ -204,12 +243,14 @@ class CarefulWriter {
 
   private emit(text: string): void {
     if (this.cut) return;
-    if (this.length + text.length <= this.maxChars) {
+    const marker = `${TRUNCATION_MARKER}cut at ${this.maxChars} characters]`;
+    const room = this.maxChars - marker.length;
+    if (this.length + text.length <= room) {
       this.parts.push(text);
       this.length += text.length;
       return;
     }
-    this.parts.push(text.slice(0, this.maxChars - this.length), `${TRUNCATION_MARKER}more than ${this.maxChars} characters]`);
+    this.parts.push(text.slice(0, Math.max(0, room - this.length)), marker);
     this.cut = true;
   }
 
@@ -246,7 +287,9 @@ class CarefulWriter {
     switch (typeof value) {
       case 'string':
         // A string longer than what is left is cut before it is escaped: no huge copy.
-        this.emit(JSON.stringify(value.length > this.maxChars - this.length ? value.slice(0, this.maxChars) : value));
+        this.emit(
+          JSON.stringify(value.length > this.maxChars - this.length ? value.slice(0, Math.max(0, this.maxChars - this.length)) : value),
+        );
         return;
       case 'number':
         this.emit(Number.isFinite(value) ? String(value) : 'null');
