@@ -42,7 +42,7 @@ async function seedDigest(seed: unknown): Promise<Uint8Array> {
   const pieces: Uint8Array[] = [];
   for (let at = 0; at < bytes.byteLength; at += SEED_PIECE_BYTES) pieces.push(await sha256(bytes.subarray(at, at + SEED_PIECE_BYTES)));
   const joined = new Uint8Array(pieces.length * 32);
-  pieces.forEach((p, i) => joined.set(p, i * 32));
+  for (const [i, piece] of pieces.entries()) joined.set(piece, i * 32);
   return sha256(joined);
 }
 
