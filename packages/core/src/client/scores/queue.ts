@@ -65,7 +65,11 @@ export class ScoreQueue implements DeliveryKind {
   private closed = false;
   private droppedWhileFull = 0;
   private readonly delivery: DeliveryQueue;
-  private abort = new AbortController();
+  /**
+   * One controller per request in flight, made with the request: on Cloudflare Workers a signal
+   * is bound to the request whose code created it (as in the span exporter).
+   */
+  private readonly inFlight = new Set<AbortController>();
   /** Whether the server has answered once (a name that stops resolving later is an outage). */
   private reached = false;
 
@@ -77,8 +81,8 @@ export class ScoreQueue implements DeliveryKind {
         split: async (body) => splitScores(body),
         send: (body, count) => this.send(body, count),
         abortAll: () => {
-          this.abort.abort(new Error('the drain ran out of time'));
-          this.abort = new AbortController();
+          for (const controller of this.inFlight) controller.abort(new Error('the drain ran out of time'));
+          this.inFlight.clear();
         },
       },
       { unit: 'scores', target: options.target, limits, reportEveryMs: options.reportEveryMs, waiting: () => this.waiting.length },
@@ -199,11 +203,15 @@ export class ScoreQueue implements DeliveryKind {
   /** One POST of a batch: a 207 says which scores were rejected (one line, not retried). */
   private async send(body: Uint8Array, count: number): Promise<SendOutcome> {
     let res: PostResult;
+    const controller = new AbortController();
+    this.inFlight.add(controller);
     try {
-      res = await this.options.post(body, this.options.timeoutMs, this.abort.signal);
+      res = await this.options.post(body, this.options.timeoutMs, controller.signal);
     } catch (err) {
       logger.debug(`sent ${count} scores: ${networkReason(err)}`);
       return failureOutcome(err, this.reached);
+    } finally {
+      this.inFlight.delete(controller);
     }
     this.reached = true;
     const outcome = answerOutcome(res, 'the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY');
