@@ -1,8 +1,9 @@
 import { logger } from '../util/logger.js';
+import { baseUrlProblem } from '../util/url-credentials.js';
 import { SDK_VERSION } from '../util/version.js';
 import type { BackoffOptions } from '../util/retry.js';
-import { Transport } from '../client/api/core/transport.js';
-import { Scores } from '../client/api/resources/scores.js';
+import { drainWithin } from '../delivery/drain.js';
+import { fetchPost } from '../delivery/post.js';
 import { ScoreQueue } from '../client/scores/queue.js';
 import type { ScoreBody } from '../client/scores/types.js';
 import { prepareScore } from '../client/scores/validate.js';
@@ -26,9 +27,12 @@ export interface ObsBrowserClientOptions {
 /** `client.score(body)`: queues a score; resolves once the server has answered it, never rejects. */
 export interface BrowserScore {
   (body: ScoreBody): Promise<void>;
-  /** Resolves when every score queued so far has been answered. */
+  /** Resolves when every score queued so far has been answered, or after 15 s (one line says what is left). */
   flush(): Promise<void>;
 }
+
+/** The most `score.flush()` waits. */
+const FLUSH_TIMEOUT_MS = 15_000;
 
 /** `Basic base64(publicKey:)` with Web APIs only. */
 function publicKeyAuth(publicKey: string): string {
@@ -47,31 +51,34 @@ export class ObsBrowserClient {
   constructor(options: ObsBrowserClientOptions) {
     const opts: Partial<ObsBrowserClientOptions> = typeof options === 'object' && options !== null ? options : {};
     const publicKey = typeof opts.publicKey === 'string' && opts.publicKey !== '' ? opts.publicKey : undefined;
-    const baseUrl = typeof opts.baseUrl === 'string' && opts.baseUrl.trim() !== '' ? opts.baseUrl.trim().replace(/\/+$/, '') : undefined;
+    const given = typeof opts.baseUrl === 'string' && opts.baseUrl.trim() !== '' ? opts.baseUrl.trim().replace(/\/+$/, '') : undefined;
+    const unusable = given ? baseUrlProblem(given, 'baseUrl') : undefined;
+    const baseUrl = unusable ? undefined : given;
     let queue: ScoreQueue | undefined;
-    if (publicKey && baseUrl) {
-      const scores = new Scores(
-        new Transport({
-          baseUrl,
-          headers: {
-            authorization: publicKeyAuth(publicKey),
-            'x-obs-sdk-name': 'javascript',
-            'x-obs-sdk-version': SDK_VERSION,
-            'x-obs-public-key': publicKey,
-          },
-          timeoutInSeconds: positive(opts.timeout) ?? 5,
-          maxRetries: nonNegativeInteger(opts.maxRetries) ?? 3,
-          backoff: opts.backoff,
-          fetch: opts.fetch,
-        }),
-      );
+    if (unusable) {
+      logger.warnOnce('obs-browser-client-not-configured', `ObsBrowserClient: ${unusable}; scores are dropped.`);
+    } else if (publicKey && baseUrl) {
+      const url = `${baseUrl}/api/public/scores`;
+      const headers = {
+        authorization: publicKeyAuth(publicKey),
+        'content-type': 'application/json',
+        'x-obs-sdk-name': 'javascript',
+        'x-obs-sdk-version': SDK_VERSION,
+        'x-obs-public-key': publicKey,
+      };
       // flushAt 1: each score is due at the end of its tick, so a burst shares one request.
       queue = new ScoreQueue({
         flushAt: 1,
         flushIntervalMs: 1000,
         maxQueueSize: 1000,
-        send: (batch) => scores.create(batch),
-        retryBudgetMs: 0,
+        post: fetchPost(url, headers, opts.fetch),
+        target: url,
+        timeoutMs: (positive(opts.timeout) ?? 5) * 1000,
+        limits: {
+          maxAttempts: (nonNegativeInteger(opts.maxRetries) ?? 3) + 1,
+          backoffMs: opts.backoff?.initialDelayMs ?? 500,
+          maxBackoffMs: opts.backoff?.maxDelayMs ?? 10_000,
+        },
       });
     } else {
       logger.warnOnce('obs-browser-client-not-configured', 'ObsBrowserClient needs publicKey and baseUrl; scores are dropped.');
@@ -90,6 +97,9 @@ export class ObsBrowserClient {
         return Promise.resolve();
       }
     };
-    this.score = Object.assign(score, { flush: async () => queue?.flush() });
+    const flush = async (): Promise<void> => {
+      if (queue) await drainWithin([queue], FLUSH_TIMEOUT_MS, { mode: 'flush', label: 'score flush' });
+    };
+    this.score = Object.assign(score, { flush });
   }
 }

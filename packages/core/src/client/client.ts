@@ -1,5 +1,7 @@
 import { INSPECT_CUSTOM, inspectSummary } from '../util/secret-inspect.js';
 import { basicAuth, sdkHeaders } from '../config/connection.js';
+import type { DeliveryKind, DrainTimeoutOptions } from '../delivery/drain.js';
+import { httpPost } from '../delivery/node-post.js';
 import { logger } from '../util/logger.js';
 import { SDK_VERSION } from '../util/version.js';
 import { ObsApiClient } from './api/client.js';
@@ -34,6 +36,9 @@ export class ObsClient {
   /** Media references. */
   readonly media: MediaManager;
 
+  /** @internal The scores this client holds, as a drain sees them (`initObs` drains them with the spans). */
+  readonly delivery: DeliveryKind;
+
   readonly #baseUrl: string | undefined;
   #projectId: Promise<string | undefined> | undefined;
 
@@ -46,7 +51,7 @@ export class ObsClient {
     const settings = resolveClientSettings(options);
     const { connection } = settings;
     const configured = connection.ok;
-    const notConfiguredReason = `the obs client is not configured (missing ${connection.missing.join(', ')})`;
+    const notConfiguredReason = `the obs client is not configured (${connection.problem})`;
     if (!configured) {
       logger.warnOnce('missing-connection', `ObsClient: ${notConfiguredReason}; scores are dropped and API calls refused.`);
     }
@@ -64,19 +69,26 @@ export class ObsClient {
       backoff: settings.backoff,
       fetch: settings.fetch,
     });
+    const scoresUrl = `${this.#baseUrl}/api/public/scores`;
     const queue = configured
       ? new ScoreQueue({
           flushAt: settings.flushAt,
           flushIntervalMs: settings.flushIntervalMs,
           maxQueueSize: settings.maxQueueSize,
-          // The transport retries (Retry-After honoured); the queue retries past it within its budget, timeouts included.
-          send: (batch) => this.api.scores.create(batch),
-          target: `${this.#baseUrl}/api/public/scores`,
-          backoffMs: settings.backoff?.initialDelayMs,
-          retryBudgetMs: settings.retryBudgetMs,
+          // node:http on Node.js (its sockets never hold the process open), or the fetch given.
+          post: httpPost(scoresUrl, { ...headers, 'content-type': 'application/json', accept: 'application/json' }, settings.fetch),
+          target: scoresUrl,
+          timeoutMs: settings.timeoutInSeconds * 1000,
+          reportEveryMs: settings.outageReportEveryMs,
+          limits: {
+            retryBudgetMs: settings.retryBudgetMs,
+            backoffMs: settings.backoff?.initialDelayMs,
+            maxBackoffMs: settings.backoff?.maxDelayMs,
+          },
         })
       : undefined;
-    this.score = new ScoreManager({ queue, environment: settings.environment });
+    this.delivery = queue ?? nothingToDeliver('scores');
+    this.score = new ScoreManager({ queue, environment: settings.environment, timeoutMs: settings.shutdownTimeoutMs });
     this.prompt = new PromptManager(this.api);
     this.experiment = new ExperimentManager(this);
     this.dataset = new DatasetManager(this.api, this.experiment);
@@ -116,14 +128,21 @@ export class ObsClient {
     return this.projectUrl(`traces/${encodeURIComponent(String(traceId))}`);
   }
 
-  /** Sends every queued score; resolves when the server has answered them. */
-  async flush(): Promise<void> {
-    await this.score.flush();
+  /**
+   * Sends every queued score; resolves when the server has answered them, or after `timeoutMs`
+   * (default `shutdownTimeout`, 15 s; one line says what is still buffered and retried).
+   */
+  async flush(options?: DrainTimeoutOptions): Promise<void> {
+    await this.score.flush(options);
   }
 
-  /** Flushes and stops timers. The client stays usable: later scores are sent promptly. */
-  async shutdown(): Promise<void> {
-    await this.score.shutdown();
+  /**
+   * Flushes within `timeoutMs` (default `shutdownTimeout`) and stops timers; what is left then is
+   * dropped and counted in one line. After a shutdown that delivered everything the client stays
+   * usable: later scores are sent promptly.
+   */
+  async shutdown(options?: DrainTimeoutOptions): Promise<void> {
+    await this.score.shutdown(options);
   }
 
   private async projectUrl(rest: string): Promise<string | undefined> {
@@ -131,4 +150,18 @@ export class ObsClient {
     if (projectId === undefined || this.#baseUrl === undefined) return undefined;
     return `${this.#baseUrl}/project/${encodeURIComponent(projectId)}/${rest}`;
   }
+}
+
+/** The kind of a client that is not configured: nothing to wait for. */
+function nothingToDeliver(unit: string): DeliveryKind {
+  const none = { unsent: 0, inFlight: 0 };
+  return {
+    unit,
+    settled: async () => undefined,
+    pending: () => 0,
+    lastTry: () => undefined,
+    endLastTry: () => none,
+    abandon: () => none,
+    settle: () => undefined,
+  };
 }

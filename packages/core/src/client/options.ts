@@ -12,7 +12,7 @@ export interface ObsClientOptions extends ObsConnectionOptions {
   flushInterval?: number;
   /** Timeout of one API request attempt, in seconds; default `OBS_TIMEOUT`, then 5. */
   timeout?: number;
-  /** Retries of a failed request (network error, 408, 429, 5xx); default 3. */
+  /** Retries of a failed API request (network error, 408, 429, 5xx); default 3. Scores are retried within `retryBudget` instead. */
   maxRetries?: number;
   /** Backoff between retries; default 500 ms doubling up to 10 s. */
   backoff?: BackoffOptions;
@@ -20,6 +20,13 @@ export interface ObsClientOptions extends ObsConnectionOptions {
   retryBudget?: number;
   /** Scores allowed to wait for delivery; more are dropped with an error log. Default 10,000. */
   maxQueueSize?: number;
+  /**
+   * Seconds `flush()` waits at most by default, and `shutdown()` before it drops what is left
+   * (one line); default 15 (`initObs` passes its own `shutdownTimeout`).
+   */
+  shutdownTimeout?: number;
+  /** Seconds between "still failing" lines of one outage; default 30 (`initObs` passes its own). */
+  outageReportInterval?: number;
   /** Environment stamped on scores that name none. */
   environment?: string;
   /** Replacement for the global `fetch`. */
@@ -36,6 +43,8 @@ export interface ClientSettings {
   backoff: BackoffOptions | undefined;
   maxQueueSize: number;
   retryBudgetMs: number;
+  shutdownTimeoutMs: number;
+  outageReportEveryMs: number;
   environment: string | undefined;
   fetch: typeof fetch | undefined;
 }
@@ -52,6 +61,8 @@ export function resolveClientSettings(input: unknown): ClientSettings {
     backoff: typeof options.backoff === 'object' && options.backoff !== null ? options.backoff : undefined,
     maxQueueSize: Math.floor(positive(options.maxQueueSize) ?? 10_000),
     retryBudgetMs: secondsToTimerMs(numberOption('retryBudget', options.retryBudget, 60, { allowZero: true })),
+    shutdownTimeoutMs: secondsToTimerMs(numberOption('shutdownTimeout', options.shutdownTimeout, 15, { allowZero: true })),
+    outageReportEveryMs: secondsToTimerMs(numberOption('outageReportInterval', options.outageReportInterval, 30)),
     environment: typeof options.environment === 'string' && options.environment !== '' ? options.environment : undefined,
     fetch: typeof options.fetch === 'function' ? options.fetch : undefined,
   };

@@ -1,3 +1,4 @@
+import { baseUrlProblem } from '../util/url-credentials.js';
 import { readEnv } from './env.js';
 
 /** Connection settings shared by the span exporter, the score manager and the API client. */
@@ -10,14 +11,17 @@ export interface ObsConnectionOptions {
   baseUrl?: string;
 }
 
-/** Resolved connection settings; `ok` is false when something needed is missing. */
+/** Resolved connection settings; `ok` is false when something needed is missing or unusable. */
 export interface ResolvedConnection {
   publicKey?: string;
   secretKey?: string;
+  /** Undefined when missing or unusable (see `problem`). */
   baseUrl?: string;
   ok: boolean;
-  /** What is missing, for the one warning the SDK logs. */
+  /** What is missing. */
   missing: string[];
+  /** Why nothing can be sent, for the one warning the SDK logs: what is missing, or why the base URL is unusable. */
+  problem?: string;
 }
 
 /** Options first, then `OBS_*` environment variables (wire contract 1). */
@@ -25,12 +29,16 @@ export function resolveConnection(options: ObsConnectionOptions = {}): ResolvedC
   const publicKey = trimmed(options.publicKey) ?? readEnv('OBS_PUBLIC_KEY');
   const secretKey = trimmed(options.secretKey) ?? readEnv('OBS_SECRET_KEY');
   const rawBase = options.baseUrl ?? readEnv('OBS_BASE_URL') ?? readEnv('OBS_BASEURL');
-  const baseUrl = rawBase?.trim().replace(/\/+$/, '');
+  const given = typeof rawBase === 'string' ? rawBase.trim().replace(/\/+$/, '') : undefined;
   const missing: string[] = [];
   if (!publicKey) missing.push('publicKey (OBS_PUBLIC_KEY)');
   if (!secretKey) missing.push('secretKey (OBS_SECRET_KEY)');
-  if (!baseUrl) missing.push('baseUrl (OBS_BASE_URL)');
-  return { publicKey, secretKey, baseUrl, ok: missing.length === 0, missing };
+  if (!given) missing.push('baseUrl (OBS_BASE_URL)');
+  // A base URL that cannot work is refused here, once, for spans, scores, the API and media alike.
+  const unusable = given ? baseUrlProblem(given) : undefined;
+  const baseUrl = unusable ? undefined : given;
+  const problem = missing.length > 0 ? `missing ${missing.join(', ')}` : unusable;
+  return { publicKey, secretKey, baseUrl, ok: problem === undefined, missing, problem };
 }
 
 /** A string option without surrounding whitespace (keys pasted with a newline); empty means unset. */

@@ -7,7 +7,7 @@ import { readEnv } from '../config/env.js';
 import { logger } from '../util/logger.js';
 import { numberOption, secondsToTimerMs } from '../config/numeric-option.js';
 import { resolveCompression } from './otlp/compression.js';
-import { DEFAULT_DELIVERY_LIMITS } from './delivery/delivery-queue.js';
+import { DEFAULT_DELIVERY_LIMITS } from '../delivery/delivery-queue.js';
 import { ObsOtlpExporter } from './otlp/otlp-exporter.js';
 import type { ObsSpanProcessorOptions } from './options.js';
 
@@ -19,13 +19,12 @@ export function envNumber(name: string): unknown {
   return Number.isNaN(n) ? raw : n;
 }
 
-export function exporterFromOptions(options: ObsSpanProcessorOptions): ObsOtlpExporter | undefined {
+/** `waiting` counts the spans the processor holds before handing them over (for the outage lines). */
+export function exporterFromOptions(options: ObsSpanProcessorOptions, waiting?: () => number): ObsOtlpExporter | undefined {
   const conn = resolveConnection(options);
   if (!conn.ok) {
-    logger.warnOnce(
-      'missing-connection',
-      `obs is not configured: missing ${conn.missing.join(', ')}; spans and scores are not sent. Set them as options or environment variables.`,
-    );
+    const fix = conn.missing.length > 0 ? ' Set them as options or environment variables.' : '';
+    logger.warnOnce('missing-connection', `obs is not configured: ${conn.problem}; spans and scores are not sent.${fix}`);
     return undefined;
   }
   return new ObsOtlpExporter({
@@ -42,5 +41,6 @@ export function exporterFromOptions(options: ObsSpanProcessorOptions): ObsOtlpEx
       maxConcurrent: numberOption('maxConcurrentExports', options.maxConcurrentExports, 4, { integer: true, max: 64 }),
     },
     outageReportEveryMs: secondsToTimerMs(numberOption('outageReportInterval', options.outageReportInterval, 30)),
+    waiting,
   });
 }

@@ -10,7 +10,8 @@ import { readEnv } from '../config/env.js';
 import { numberOption, secondsToTimerMs } from '../config/numeric-option.js';
 import { logger } from '../util/logger.js';
 import { INSPECT_CUSTOM, inspectSummary } from '../util/secret-inspect.js';
-import { hasBoundedFlush } from './pipeline/exporter-capabilities.js';
+import { drainWithin, timeoutOf, type DeliveryKind, type DrainTimeoutOptions } from '../delivery/drain.js';
+import { isDeliveringExporter } from './pipeline/exporter-capabilities.js';
 import { envNumber, exporterFromOptions } from './exporter-from-options.js';
 import type { ObsSpanProcessorOptions } from './options.js';
 import { BatchQueue, type ExportSteps } from './pipeline/batch-queue.js';
@@ -46,8 +47,10 @@ export class ObsSpanProcessor implements SpanProcessor {
   private readonly enricher: SpanEnricher;
   private readonly gate: ExportGate;
   private readonly batches?: BatchQueue;
-  /** How long `shutdown()` and the signal hooks wait for delivery, in ms. */
+  /** How long `shutdown()`, the signal hooks and (by default) `forceFlush()` wait for delivery, in ms. */
   readonly shutdownTimeoutMs: number;
+  /** @internal The spans this processor holds, as a drain sees them (`initObs` drains them with the scores). */
+  readonly delivery: DeliveryKind;
   private stopped = false;
 
   constructor(options: ObsSpanProcessorOptions = {}) {
@@ -70,8 +73,9 @@ export class ObsSpanProcessor implements SpanProcessor {
       flushIntervalMs: secondsToTimerMs(numberOption('flushInterval', options.flushInterval ?? envNumber('OBS_FLUSH_INTERVAL'), 1)),
       maxQueueSize: numberOption('maxQueueSize', options.maxQueueSize, 10_000, { integer: true }),
     };
-    this.exporter = options.exporter ?? exporterFromOptions(options);
+    this.exporter = options.exporter ?? exporterFromOptions(options, () => this.batches?.length ?? 0);
     if (this.exporter) this.batches = new BatchQueue(this.exporter, batching, EXPORT_STEPS);
+    this.delivery = spanDelivery(this.batches, this.exporter);
   }
 
   /** Never prints the exporter's keys (`util.inspect`, `console.log`). */
@@ -114,28 +118,25 @@ export class ObsSpanProcessor implements SpanProcessor {
     }
   }
 
-  /** Resolves when every span accepted so far has been answered by the server. */
+  /**
+   * Resolves when every span accepted so far has been answered by the server, or after
+   * `shutdownTimeout` (one line says what is still buffered; it stays buffered and retried).
+   */
   async forceFlush(): Promise<void> {
-    await this.batches?.flush();
-    await this.exporter?.forceFlush?.();
+    await this.flush();
+  }
+
+  /** `forceFlush` with a bound of your choice: resolves true when everything was delivered within `timeoutMs`. */
+  flush(options?: DrainTimeoutOptions): Promise<boolean> {
+    return drainWithin([this.delivery], timeoutOf(options, this.shutdownTimeoutMs), { mode: 'flush', label: 'flush' });
   }
 
   /**
-   * Like `forceFlush`, but gives up after `timeoutMs` (default `shutdownTimeout`): what is not
-   * delivered by then is dropped and reported in one line. For shutdown and signal hooks.
+   * Delivers what it can within `timeoutMs` (default `shutdownTimeout`), then drops the rest and
+   * says so in one line. For shutdown and signal hooks.
    */
   async flushWithin(timeoutMs = this.shutdownTimeoutMs): Promise<void> {
-    this.batches?.drain();
-    const exporter = this.exporter;
-    if (exporter && hasBoundedFlush(exporter)) {
-      // obs's OTLP exporter holds every drained batch in its queue; it abandons them itself.
-      await exporter.flushWithin(timeoutMs);
-      return;
-    }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([this.forceFlush(), late]);
-    clearTimeout(timer);
+    await drainWithin([this.delivery], timeoutMs, { mode: 'shutdown', label: 'shutdown' });
   }
 
   /** Flushes within `shutdownTimeout`, then stops the exporter. Spans ending afterwards are not exported. */
@@ -145,4 +146,32 @@ export class ObsSpanProcessor implements SpanProcessor {
     this.stopped = true;
     await this.exporter?.shutdown();
   }
+}
+
+/**
+ * The processor's spans as one delivery kind: those waiting for a batch and those the exporter
+ * holds. obs's exporter is counted, given a last try and abandoned batch by batch; another
+ * exporter's unanswered batches can only be waited for, and are counted as in flight.
+ */
+function spanDelivery(batches: BatchQueue | undefined, exporter: SpanExporter | undefined): DeliveryKind {
+  const held = exporter && isDeliveringExporter(exporter) ? exporter.delivery : undefined;
+  const none = { unsent: 0, inFlight: 0 };
+  return {
+    unit: 'spans',
+    async settled() {
+      await batches?.flush();
+      await (held ? held.whenIdle() : exporter?.forceFlush?.());
+    },
+    pending: () => (batches?.length ?? 0) + (held ? held.pending() : (batches?.handedOver ?? 0)),
+    lastTry() {
+      held?.lastTry();
+      batches?.drain();
+    },
+    endLastTry: () => held?.endLastTry() ?? none,
+    abandon() {
+      batches?.drain();
+      return held ? held.abandon() : { unsent: 0, inFlight: batches?.handedOver ?? 0 };
+    },
+    settle: (final) => held?.settle(final),
+  };
 }

@@ -44,7 +44,7 @@ export async function diagnose(options: DiagnoseOptions = {}): Promise<Diagnosis
     checks.push({
       name: 'configuration',
       ok: false,
-      message: `missing ${conn.missing.join(', ')}`,
+      message: `${conn.problem}`,
       fix: 'set OBS_PUBLIC_KEY, OBS_SECRET_KEY and OBS_BASE_URL (for a local server: npx @obs/local-server prints them)',
     });
   } else checks.push({ name: 'configuration', ok: true, message: `base URL ${conn.baseUrl}, public key ${conn.publicKey}` });

@@ -5,11 +5,12 @@
 import { ObsClient } from '../client/client.js';
 import { useEnvBindings } from '../config/env.js';
 import { ObsSpanProcessor } from '../export/span-processor.js';
-import { settleBeforeFlush } from '../util/flush-barrier.js';
+import type { DrainTimeoutOptions } from '../delivery/drain.js';
 import { logger, setLogLevel } from '../util/logger.js';
 import { registerAiSdkTelemetry } from './ai-sdk-telemetry.js';
 import type { ObsInitOptions, ObsTracingMode } from './init-options.js';
 import { findObsProcessor, registeredProvider, wireTracing } from './provider-choice.js';
+import { handleDrains } from './lifecycle.js';
 import { installShutdownHooks } from './shutdown-hooks.js';
 import { reportStartup } from './startup-report.js';
 
@@ -21,10 +22,17 @@ export interface ObsHandle {
   spanProcessor: ObsSpanProcessor;
   /** `registered`: obs owns the global provider; `attached`: obs added its processor to an existing one; `isolated`: obs spans use a private provider. */
   mode: ObsTracingMode;
-  /** Resolves when every span and score accepted so far is on the server. */
-  flush(): Promise<void>;
-  /** Flushes, then stops exporting. */
-  shutdown(): Promise<void>;
+  /**
+   * Resolves when every span and score accepted so far is on the server, or after `timeoutMs`
+   * (default `shutdownTimeout`, 15 s): then one line says what is not delivered yet, and it stays
+   * buffered and retried.
+   */
+  flush(options?: DrainTimeoutOptions): Promise<void>;
+  /**
+   * Delivers what it can within `timeoutMs` (default `shutdownTimeout`) for spans and scores
+   * together, drops what is left (one line with the count of each), then stops exporting.
+   */
+  shutdown(options?: DrainTimeoutOptions): Promise<void>;
 }
 
 const HANDLE_SLOT = Symbol.for('obs.handle');
@@ -60,23 +68,28 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     secretKey: options.secretKey,
     baseUrl: options.baseUrl,
     environment: options.environment,
+    shutdownTimeout: spanProcessor.shutdownTimeoutMs / 1000, // checked once, by the processor
+    outageReportInterval: options.outageReportInterval,
     ...options.client,
   });
   const tracing = wireTracing(spanProcessor, options, existingProcessor !== undefined);
   const { mode } = tracing;
   // AI SDK 7 traces only through a registered integration: obs stands one in if the app has none.
   const unregisterAiSdk = registerAiSdkTelemetry();
+  // One deadline for everything the handle delivers: spans and scores (and any kind added later).
+  const drains = handleDrains([spanProcessor.delivery, client.delivery], spanProcessor.shutdownTimeoutMs);
   const handle: ObsHandle = {
     client,
     spanProcessor,
     mode,
-    async flush() {
-      await settleBeforeFlush();
-      await Promise.all([spanProcessor.forceFlush(), client.flush()]);
+    async flush(flushOptions) {
+      await drains.flush(flushOptions);
     },
-    async shutdown() {
-      await settleBeforeFlush();
-      await Promise.all([tracing.provider ? tracing.provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]);
+    async shutdown(shutdownOptions) {
+      await drains.shutdown(
+        () => Promise.all([tracing.provider ? tracing.provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]),
+        shutdownOptions,
+      );
       if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
       tracing.unwire();
       unregisterAiSdk();
@@ -85,10 +98,7 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
   (globalThis as Slot)[HANDLE_SLOT] = handle;
   if (options.flushOnExit !== false) {
     // Bounded, so a black-holed server cannot hold the process past a grace period.
-    installShutdownHooks(
-      async () => void (await Promise.all([spanProcessor.flushWithin(), client.flush()])),
-      spanProcessor.shutdownTimeoutMs,
-    );
+    installShutdownHooks(drains, spanProcessor.shutdownTimeoutMs);
   }
   reportStartup({ mode, exporting: spanProcessor.enabled, foreign, options });
   return handle;

@@ -37,7 +37,7 @@ function logDiagnosis(facts: StartupFacts, conn: ReturnType<typeof resolveConnec
   if (!logLevelEnabled('debug')) return;
   const o = facts.options;
   const lines = [
-    `base URL: ${conn.baseUrl ?? 'missing (OBS_BASE_URL)'}`,
+    `base URL: ${conn.baseUrl ?? (conn.missing.length > 0 ? 'missing (OBS_BASE_URL)' : conn.problem)}`,
     `public key: ${conn.publicKey ?? 'missing (OBS_PUBLIC_KEY)'}; secret key: ${conn.secretKey ? `set (${conn.secretKey.slice(0, 3)}...${conn.secretKey.slice(-4)})` : 'missing (OBS_SECRET_KEY)'}`,
     `mode: ${facts.mode} (${MODE_TEXT[facts.mode]}); provider found before obs: ${describeProvider(facts.foreign)}`,
     `async context manager: ${contextManagerActive() ? 'active' : 'NOT active: observations will not nest across await'}`,

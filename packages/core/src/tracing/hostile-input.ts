@@ -6,21 +6,11 @@
 import type { Attributes, Span } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from './attributes.js';
 import { logger } from '../util/logger.js';
+import { truncateText } from '../util/capture.js';
+import { describeBinary, reasonOf, safeStringify, unserialisable } from '../util/serialize.js';
 import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
 
-/** What an unreadable value is recorded as. */
-export function unserialisable(reason: string): string {
-  return `[unserialisable: ${reason}]`;
-}
-
-/** The message of `err`, never throwing. */
-export function reasonOf(err: unknown): string {
-  try {
-    return err instanceof Error ? err.message : String(err);
-  } catch {
-    return 'unreadable error';
-  }
-}
+export { reasonOf, unserialisable };
 
 /** One warning per process for all unreadable values. */
 export function warnUnreadable(what: string, err: unknown): void {
@@ -30,15 +20,43 @@ export function warnUnreadable(what: string, err: unknown): void {
   );
 }
 
-/** `String(name)`, or a placeholder when the name cannot become a string. */
+/** Longest name made from a value that is not a string. */
+const NAME_FALLBACK_MAX = 200;
+
+/**
+ * A readable name for any value: a string as it is; a number, boolean or BigInt as text; a
+ * symbol or function by its name; an object by its own `toString` when it has one, else by its
+ * JSON (`{}` stays `{}`, never `[object Object]`), cut at 200 characters; a placeholder when it
+ * cannot be read at all.
+ */
 export function safeName(name: unknown): string {
   if (typeof name === 'string') return name;
   try {
-    return String(name);
+    switch (typeof name) {
+      case 'symbol':
+        return name.toString();
+      case 'function':
+        return (typeof name.name === 'string' && name.name) || 'anonymous function';
+      case 'object':
+        if (name === null) return 'null';
+        // Binary data by its size, never decoded (a Buffer's toString reads every byte).
+        return (
+          describeBinary(name) ??
+          truncateText(hasOwnToString(name) ? String(name) : safeStringify(name, 2 * NAME_FALLBACK_MAX), NAME_FALLBACK_MAX)
+        );
+      default:
+        return String(name);
+    }
   } catch (err) {
     warnUnreadable('name', err);
     return unserialisable(reasonOf(err));
   }
+}
+
+/** Whether `value` has a `toString` of its own kind (a class, a URL), not Object's or Array's. */
+function hasOwnToString(value: object): boolean {
+  const own = (value as { toString?: unknown }).toString;
+  return typeof own === 'function' && own !== Object.prototype.toString && own !== Array.prototype.toString;
 }
 
 /** A plain copy of an options object, or `undefined` when it is missing or unreadable. */
@@ -46,6 +64,9 @@ export function safeOptions<T extends object>(options: T | null | undefined, wha
   if (options === undefined || options === null) return undefined;
   try {
     if (typeof options !== 'object') throw new TypeError(`expected an object, got ${typeof options}`);
+    // Options are a few named fields: an array or binary data holds none (and spreading a 20 MB
+    // Buffer copies twenty million properties).
+    if (Array.isArray(options) || describeBinary(options) !== undefined) return undefined;
     return { ...options };
   } catch (err) {
     warnUnreadable(what, err);

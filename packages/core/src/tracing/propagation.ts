@@ -2,7 +2,7 @@ import { context, trace, type Attributes, type Context } from '@opentelemetry/ap
 import { ObsAttributes } from './attributes.js';
 import { flattenAttributes } from '../util/flatten.js';
 import { logger } from '../util/logger.js';
-import { safeStringify } from '../util/serialize.js';
+import { describeBinary, jsonProblem, safeStringify } from '../util/serialize.js';
 import { IN_OBS_TRACE_KEY, PROPAGATED_ATTRIBUTES_KEY } from './context-keys.js';
 import { layer } from './layered-context.js';
 
@@ -102,12 +102,10 @@ function validate(params: PropagateAttributesParams): PropagateAttributesParams 
     }
   }
   if (params.metadata !== undefined && params.metadata !== null) {
-    try {
-      JSON.stringify(params.metadata);
-      out.metadata = params.metadata;
-    } catch (err) {
-      (dropped ??= []).push(`metadata (not JSON-serialisable: ${(err as Error).message})`);
-    }
+    // Checked by its structure, not written out: a 5 MB string or a Buffer costs nothing here.
+    const problem = jsonProblem(params.metadata);
+    if (problem === undefined) out.metadata = params.metadata;
+    else (dropped ??= []).push(`metadata (not JSON-serialisable: ${problem})`);
   }
   if (dropped) logger.warn(`propagateAttributes: dropped invalid values: ${dropped.join(', ')}`);
   return out;
@@ -160,5 +158,5 @@ function mergeMetadata(outer: unknown, inner: unknown): unknown {
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && describeBinary(v) === undefined;
 }

@@ -1,5 +1,5 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
-import { safeStringify } from './serialize.js';
+import { reasonOf, safeStringify, toAttributeString, unserialisable } from './serialize.js';
 
 const MAX_DEPTH = 10;
 
@@ -33,6 +33,15 @@ export function flattenInto(prefix: string, value: unknown, sink: AttributeSink)
 }
 
 function walk(key: string, value: unknown, out: AttributeSink, depth: number): void {
+  try {
+    walkValue(key, value, out, depth);
+  } catch (err) {
+    // Unreadable (a revoked Proxy): a placeholder at its key; its siblings are written.
+    out.setAttribute(key, unserialisable(reasonOf(err)));
+  }
+}
+
+function walkValue(key: string, value: unknown, out: AttributeSink, depth: number): void {
   if (value === undefined || value === null) return;
   const primitive = toPrimitive(value);
   if (primitive !== undefined) {
@@ -43,11 +52,31 @@ function walk(key: string, value: unknown, out: AttributeSink, depth: number): v
     out.setAttribute(key, homogeneousArray(value) ?? safeStringify(value));
     return;
   }
-  if (typeof value === 'object' && depth < MAX_DEPTH && isPlainObject(value)) {
-    for (const [k, v] of Object.entries(value)) walk(`${key}.${k}`, v, out, depth + 1);
+  const keys = typeof value === 'object' && depth < MAX_DEPTH ? plainKeys(value) : undefined;
+  if (keys) {
+    for (const k of keys) {
+      let v: unknown;
+      try {
+        v = (value as Record<string, unknown>)[k];
+      } catch (err) {
+        // A getter that throws loses its own key, not its siblings.
+        out.setAttribute(`${key}.${k}`, unserialisable(reasonOf(err)));
+        continue;
+      }
+      walk(`${key}.${k}`, v, out, depth + 1);
+    }
     return;
   }
-  out.setAttribute(key, safeStringify(value));
+  out.setAttribute(key, toAttributeString(value) ?? 'null');
+}
+
+/** The own keys of a plain object, or undefined for anything else (and for what cannot be read). */
+function plainKeys(value: object): string[] | undefined {
+  try {
+    return isPlainObject(value) ? Object.keys(value) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function toPrimitive(value: unknown): string | number | boolean | undefined {

@@ -1,3 +1,5 @@
+import { redactUrlCredentials } from './url-credentials.js';
+
 /** Log levels, lowest first. `OBS_LOG_LEVEL` (debug, info, warn, error, silent) picks the threshold; `OBS_DEBUG=1` means debug. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -30,8 +32,12 @@ function enabled(l: LogLevel): boolean {
 }
 
 // Lines already naming obs (the contract's `Obs rejected N of M scores in batch:`) must start
-// with their own words, so they get no prefix.
-const prefixed = (m: string) => (m.startsWith('Obs ') ? m : `[obs] ${m}`);
+// with their own words, so they get no prefix. No line shows a URL's user name or password,
+// whatever error message it quotes.
+const prefixed = (m: string) => {
+  const line = redactUrlCredentials(m);
+  return line.startsWith('Obs ') ? line : `[obs] ${line}`;
+};
 
 /** The SDK's logger: every line is prefixed `[obs]` (or starts `Obs `) so it can be grepped out of app logs. */
 export const logger: ObsLogger & { warnOnce(key: string, message: string): void; notice(message: string): void } = {

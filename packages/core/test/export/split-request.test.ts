@@ -42,7 +42,7 @@ describe('splitTraceExportRequest', () => {
     const spans = spansOfTwoResources(3).slice(0, count);
     const parts = splitTraceExportRequest(encodeTraceExportRequest(spans));
     const half = Math.ceil(count / 2);
-    expect(parts.map((p) => p.spans)).toEqual([half, count - half]);
+    expect(parts.map((p) => p.items)).toEqual([half, count - half]);
     expect(bytes(parts[0]!.body).equals(bytes(encodeTraceExportRequest(spans.slice(0, half))))).toBe(true);
     expect(bytes(parts[1]!.body).equals(bytes(encodeTraceExportRequest(spans.slice(half))))).toBe(true);
     // And read back: every span once, in order, with its resource and scope.
@@ -60,7 +60,7 @@ describe('splitTraceExportRequest', () => {
 
   it('a request of one span comes back whole, as one part', () => {
     const body = encodeTraceExportRequest(spansOfTwoResources(1).slice(0, 1));
-    expect(splitTraceExportRequest(body)).toEqual([{ body, spans: 1 }]);
+    expect(splitTraceExportRequest(body)).toEqual([{ body, items: 1 }]);
   });
 
   it('throws on bytes that are not a request (the queue counts the batch as lost)', () => {

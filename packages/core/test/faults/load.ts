@@ -87,3 +87,27 @@ export function outageSeconds(): number {
   const n = Number(process.env.OBS_FAULT_OUTAGE_SECONDS);
   return Number.isFinite(n) && n > 0 ? n : 30;
 }
+
+/** obs's lines above debug, prefix removed, without the start-up line (`on: exporting to ...`). */
+export function obsLines(logs: LogLine[]): string[] {
+  return logs
+    .filter((l) => l.level !== 'debug')
+    .map((l) => l.message.replace(/^\[obs\] /, ''))
+    .filter((m) => !m.startsWith('on: exporting to'));
+}
+
+/**
+ * How many `unit` (spans, scores) the log lines say were lost: `dropped N <unit>`, `dropped N more
+ * <unit>`, and a drain's `N <unit> dropped unsent, M in flight without an answer`. Equal to what
+ * did not arrive when no loss went unsaid.
+ */
+export function accounted(logs: LogLine[], unit: string): number {
+  let n = 0;
+  for (const { message } of logs) {
+    for (const m of message.matchAll(new RegExp(`dropped (\\d+) (?:more )?${unit}\\b`, 'g'))) n += Number(m[1]);
+    for (const m of message.matchAll(new RegExp(`(\\d+) ${unit} dropped unsent, (\\d+) in flight without an answer`, 'g'))) {
+      n += Number(m[1]) + Number(m[2]);
+    }
+  }
+  return n;
+}

@@ -14,7 +14,12 @@ describe('safeStringify', () => {
 
   it('writes errors, maps, sets and typed arrays readably inside arrays and objects', () => {
     const values = [new TypeError('bad'), new Map([['k', 1]]), new Set(['x']), new Uint8Array(3)];
-    expect(JSON.parse(safeStringify(values))).toEqual([{ name: 'TypeError', message: 'bad' }, { k: 1 }, ['x'], '[Uint8Array 3 bytes]']);
+    expect(JSON.parse(safeStringify(values))).toEqual([
+      { name: 'TypeError', message: 'bad' },
+      { k: 1 },
+      ['x'],
+      '[binary 3 bytes, Uint8Array]',
+    ]);
     expect(JSON.parse(safeStringify({ error: new Error('e'), tags: new Set(['t']) }))).toEqual({
       error: { name: 'Error', message: 'e' },
       tags: ['t'],

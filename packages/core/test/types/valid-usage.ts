@@ -15,6 +15,7 @@ import {
   type TextPromptClient,
   cursorItems,
 } from '../../src/client/index.js';
+import { initObs, ObsSpanProcessor } from '../../src/index.js';
 
 export async function validUsage(): Promise<void> {
   const client = new ObsClient({ publicKey: 'pk', secretKey: 'sk', baseUrl: 'http://x', flushAt: 50, flushInterval: 2, timeout: 10 });
@@ -38,8 +39,18 @@ export async function validUsage(): Promise<void> {
   client.score.activeObservation({ name: 'n', value: 1 });
   client.score.activeTrace({ name: 'n', value: 0, dataType: 'BOOLEAN' });
   await client.score.flush();
+  await client.score.flush({ timeoutMs: 500 });
   await client.flush();
+  await client.flush({ timeoutMs: 500 });
   await client.shutdown();
+  await client.shutdown({ timeoutMs: 2000 });
+  const handle = initObs({ shutdownTimeout: 5, outageReportInterval: 60 });
+  await handle.flush();
+  await handle.flush({ timeoutMs: 1000 });
+  await handle.shutdown({ timeoutMs: 3000 });
+  const delivered: boolean = await new ObsSpanProcessor().flush({ timeoutMs: 1000 });
+  void delivered;
+  new ObsClient({ shutdownTimeout: 5, outageReportInterval: 10 });
 
   const res: CreateScoresResponse = await client.api.scores.create([{ traceId: 't', name: 'n', value: 1 }]);
   if ('rejected' in res) {

@@ -1,4 +1,5 @@
 import { isSpanContextValid, trace as otelTrace } from '@opentelemetry/api';
+import { drainWithin, timeoutOf, type DrainTimeoutOptions } from '../../delivery/drain.js';
 import { logger } from '../../util/logger.js';
 import { describeError } from '../util/describe.js';
 import type { ScoreQueue } from './queue.js';
@@ -11,6 +12,8 @@ export interface ScoreManagerConfig {
   queue: ScoreQueue | undefined;
   /** Environment stamped on scores that name none. */
   environment?: string;
+  /** How long `flush()` and `shutdown()` wait at most, in ms. */
+  timeoutMs: number;
 }
 
 function targetOf(observation: unknown, needSpanId: boolean): { traceId: string; observationId?: string } | string {
@@ -79,19 +82,28 @@ export class ScoreManager {
     });
   }
 
-  /** Sends everything queued; resolves when the server has answered every score queued so far. */
-  async flush(): Promise<void> {
+  /**
+   * Sends everything queued; resolves when the server has answered every score queued so far, or
+   * after `timeoutMs` (default: the client's `shutdownTimeout`; one line says what is still
+   * buffered, and it stays buffered and retried). Never rejects.
+   */
+  async flush(options?: DrainTimeoutOptions): Promise<void> {
+    const queue = this.config.queue;
+    if (!queue) return;
     try {
-      await this.config.queue?.flush();
+      await drainWithin([queue], timeoutOf(options, this.config.timeoutMs), { mode: 'flush', label: 'score flush' });
     } catch (err) {
       logger.error(`Obs score flush failed: ${describeError(err)}`);
     }
   }
 
-  /** Flushes and stops the flush timer. */
-  async shutdown(): Promise<void> {
+  /** Stops the flush timer and flushes within `timeoutMs`; what is left then is dropped (one line). */
+  async shutdown(options?: DrainTimeoutOptions): Promise<void> {
+    const queue = this.config.queue;
+    if (!queue) return;
     try {
-      await this.config.queue?.shutdown();
+      queue.close();
+      await drainWithin([queue], timeoutOf(options, this.config.timeoutMs), { mode: 'shutdown', label: 'score shutdown' });
     } catch (err) {
       logger.error(`Obs score shutdown failed: ${describeError(err)}`);
     }

@@ -1,3 +1,4 @@
+import { containsBinary, safeStringify } from '../../util/serialize.js';
 import type { CreateScoreRequest, ScoreDataType } from '../api/types.js';
 import { describeError } from '../util/describe.js';
 import { newScoreId } from './id.js';
@@ -29,11 +30,14 @@ function checkValue(value: unknown, dataType: unknown): string | undefined {
   return undefined;
 }
 
-/** JSON round trip: rejects circular values and BigInt, and freezes a snapshot. */
+/**
+ * JSON round trip: rejects circular values and BigInt, and freezes a snapshot. Binary data is
+ * described (`[binary N bytes, type]`), never turned into an array of its bytes.
+ */
 function snapshotMetadata(metadata: unknown): { ok: true; value: unknown } | { ok: false; reason: string } {
   let json: string | undefined;
   try {
-    json = JSON.stringify(metadata);
+    json = containsBinary(metadata) ? safeStringify(metadata) : JSON.stringify(metadata);
   } catch (err) {
     return { ok: false, reason: `metadata is not JSON-serialisable (${describeError(err)})` };
   }

@@ -4,19 +4,21 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { basicAuth, sdkHeaders } from '../../config/connection.js';
 import { logger } from '../../util/logger.js';
 import { INSPECT_CUSTOM, inspectSummary, maskSecret } from '../../util/secret-inspect.js';
-import { isRetryableStatus, parseRetryAfter } from '../../util/retry.js';
 import { SDK_VERSION } from '../../util/version.js';
 import { gunzip, gzip, type Compression } from './compression.js';
 import {
-  DEFAULT_DELIVERY_LIMITS,
   DeliveryQueue,
+  deliveryLimits,
   type DeliveryLimits,
   type DeliveryTransport,
   type SendOutcome,
-} from '../delivery/delivery-queue.js';
+} from '../../delivery/delivery-queue.js';
+import type { Leftover } from '../../delivery/drain.js';
+import { httpPost } from '../../delivery/node-post.js';
+import { answerOutcome, failureOutcome, networkReason } from '../../delivery/outcome.js';
+import { fetchPost, type Post, type PostResult } from '../../delivery/post.js';
 import { mergeHeaders } from './headers.js';
-import { httpPost, networkReason, type Post, type PostResult } from './http-post.js';
-import type { BoundedFlushExporter, EncodedExporter } from '../pipeline/exporter-capabilities.js';
+import type { DeliveringExporter, EncodedExporter, ExporterDelivery } from '../pipeline/exporter-capabilities.js';
 import { EncodedSpanBatch, encodeTraceExportRequest } from './otlp-proto-encoder.js';
 import { splitTraceExportRequest } from './protobuf/split-request.js';
 
@@ -32,6 +34,8 @@ export interface ObsOtlpExporterOptions {
   timeoutMs?: number;
   /** Limits of the retry buffer (bytes, spans, requests in flight, retry budget, backoff). */
   delivery?: Partial<DeliveryLimits>;
+  /** Spans accepted upstream and not handed over yet (the processor's batch being filled), for the outage lines. */
+  waiting?: () => number;
   /** Interval between "still failing" lines of one outage, in ms; default 30 000. */
   outageReportEveryMs?: number;
   /**
@@ -55,7 +59,7 @@ export const TRACES_PATH = '/api/public/otel/v1/traces';
  * `DeliveryQueue` that retries them through outages and splits one the server finds too large.
  * Its own requests never create spans (tracing is suppressed while it sends).
  */
-export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, BoundedFlushExporter {
+export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, DeliveringExporter {
   private readonly url: string;
   readonly #headers: Record<string, string>;
   readonly #options: ObsOtlpExporterOptions;
@@ -68,6 +72,10 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Bound
    */
   private readonly inFlight = new Set<AbortController>();
   private stopped = false;
+  /** Whether the server has answered once: a name that stops resolving later is an outage, not a typo. */
+  private reached = false;
+  /** @internal The spans this exporter holds, as the processor's drains see them. */
+  readonly delivery: ExporterDelivery;
 
   constructor(options: ObsOtlpExporterOptions) {
     this.#options = options;
@@ -82,7 +90,7 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Bound
       },
       options.additionalHeaders,
     );
-    this.post = httpPost(this.url, this.#headers, options.useFetch);
+    this.post = options.useFetch ? fetchPost(this.url, this.#headers) : httpPost(this.url, this.#headers);
     const gzipped = options.compression === 'gzip';
     // Compressed once, before the batch is buffered: retries resend the same bytes.
     const pack = (encoded: Uint8Array) => (gzipped ? offTrace(() => gzip(encoded)) : Promise.resolve(encoded));
@@ -90,20 +98,30 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Bound
       pack,
       split: async (body) => {
         const parts = splitTraceExportRequest(gzipped ? await offTrace(() => gunzip(body)) : body);
-        return Promise.all(parts.map(async (p) => ({ spans: p.spans, body: await pack(p.body) })));
+        return Promise.all(parts.map(async (p) => ({ items: p.items, body: await pack(p.body) })));
       },
       send: (body, count) => this.attempt(body, count),
       abortAll: () => {
-        for (const controller of this.inFlight) controller.abort(new Error('shutdown ran out of time'));
+        for (const controller of this.inFlight) controller.abort(new Error('the drain ran out of time'));
         this.inFlight.clear();
       },
     };
-    this.queue = new DeliveryQueue(
-      transport,
-      this.url,
-      { ...DEFAULT_DELIVERY_LIMITS, ...definedOnly(options.delivery) },
-      options.outageReportEveryMs,
-    );
+    const queue = new DeliveryQueue(transport, {
+      unit: 'spans',
+      target: this.url,
+      limits: deliveryLimits(options.delivery),
+      reportEveryMs: options.outageReportEveryMs,
+      waiting: options.waiting,
+    });
+    this.queue = queue;
+    this.delivery = {
+      whenIdle: () => queue.whenIdle(),
+      pending: () => queue.pendingItems,
+      lastTry: () => queue.lastTry(),
+      endLastTry: (): Leftover => queue.endLastTry(),
+      abandon: (): Leftover => queue.abandon(),
+      settle: (final) => queue.settle(final),
+    };
   }
 
   /** Never prints the secret key or the Basic header. */
@@ -111,7 +129,7 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Bound
     const { baseUrl, publicKey, secretKey, compression } = this.#options;
     return inspectSummary(
       'ObsOtlpExporter',
-      { baseUrl, publicKey, secretKey: maskSecret(secretKey), compression, buffered: this.queue.bufferedSpans },
+      { baseUrl, publicKey, secretKey: maskSecret(secretKey), compression, buffered: this.queue.bufferedItems },
       options,
       inspect,
     );
@@ -157,19 +175,10 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Bound
     await this.queue.whenIdle();
   }
 
-  /**
-   * Delivers what it can within `timeoutMs` (default: no limit), then gives up on the rest,
-   * reporting it in one line.
-   */
-  async shutdown(timeoutMs?: number): Promise<void> {
-    if (timeoutMs === undefined) await this.forceFlush();
-    else await this.flushWithin(timeoutMs);
+  /** Stops taking batches once what it holds is answered (the processor bounds that wait with its deadline). */
+  async shutdown(): Promise<void> {
+    await this.forceFlush();
     this.stopped = true;
-  }
-
-  /** Waits for the buffer to drain, or gives up on what is left after `timeoutMs` (one log line). */
-  async flushWithin(timeoutMs: number): Promise<void> {
-    await deliverWithin(this.queue, timeoutMs);
   }
 
   /** One POST of a batch's body (compressed already), classified for the delivery queue. */
@@ -180,22 +189,14 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Bound
     try {
       res = await offTrace(() => this.post(body, this.#options.timeoutMs ?? 10_000, controller.signal));
     } catch (err) {
-      const reason = networkReason(err);
-      logExportAnswer(count, reason);
-      return { kind: 'retry', reason };
+      logExportAnswer(count, networkReason(err));
+      return failureOutcome(err, this.reached);
     } finally {
       this.inFlight.delete(controller);
     }
+    this.reached = true;
     logExportAnswer(count, `HTTP ${res.status}`);
-    if (res.status >= 200 && res.status < 300) return { kind: 'delivered' };
-    const text = res.text.slice(0, 300);
-    if (res.status === 413) return { kind: 'too-large', reason: `HTTP 413: ${text}` };
-    if (res.status === 401) {
-      return { kind: 'retry', reason: `the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY for ${this.#options.baseUrl}` };
-    }
-    if (isRetryableStatus(res.status))
-      return { kind: 'retry', reason: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.retryAfter) };
-    return { kind: 'refused', reason: `HTTP ${res.status}: ${text}` };
+    return answerOutcome(res, `the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY for ${this.#options.baseUrl}`);
   }
 }
 
@@ -218,18 +219,4 @@ function answer(resultCallback: (result: ExportResult) => void): (ok: boolean, r
 /** Runs `fn` with tracing suppressed: instrumentations of HTTP or zlib must not trace the export's own work. */
 function offTrace<T>(fn: () => Promise<T>): Promise<T> {
   return context.with(suppressTracing(ROOT_CONTEXT), fn);
-}
-
-/** Waits for the queue to drain, or abandons what is left after `timeoutMs`. */
-async function deliverWithin(queue: DeliveryQueue, timeoutMs: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
-  const result = await Promise.race([queue.whenIdle().then(() => 'idle' as const), late]);
-  clearTimeout(timer);
-  if (result === 'late') queue.abandon(`shutdown gave up after ${(timeoutMs / 1000).toFixed(1)} s`);
-}
-
-function definedOnly<T extends object>(o: T | undefined): Partial<T> {
-  if (!o) return {};
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -45,6 +45,8 @@ export class BatchQueue {
   /** The batch being encoded (with `encoder`). */
   private batch?: SpanBatchEncoder;
   private readonly pending = new Set<Promise<void>>();
+  /** Spans handed to the exporter whose batch it has not answered yet. */
+  private unanswered = 0;
   private timer?: ReturnType<typeof setTimeout>;
   private droppedLogged = false;
   private turnScheduled = false;
@@ -65,6 +67,11 @@ export class BatchQueue {
   /** Spans waiting for export (as objects or encoded). */
   get length(): number {
     return this.spans.length + (this.batch?.count ?? 0);
+  }
+
+  /** Spans handed to the exporter and not answered yet. */
+  get handedOver(): number {
+    return this.unanswered;
   }
 
   /** Whether there is room for one more span (logs once per batch handed over when there is not). */
@@ -147,7 +154,7 @@ export class BatchQueue {
     this.batch = undefined;
     if (this.spans.length === 0) this.stopTimer();
     this.droppedLogged = false;
-    const settle = this.track();
+    const settle = this.track(batch.count);
     try {
       // Failures are reported by the exporter (one line per outage).
       this.encoder!.exportEncoded(batch, settle);
@@ -158,7 +165,7 @@ export class BatchQueue {
   }
 
   private exportBatch(spans: ReadableSpan[]): void {
-    const settle = this.track();
+    const settle = this.track(spans.length);
     try {
       // Failures are reported by the exporter (ObsOtlpExporter: one line per outage).
       this.exporter.export(
@@ -171,15 +178,22 @@ export class BatchQueue {
     }
   }
 
-  /** A promise `flush` waits for, and the function that settles it. */
-  private track(): () => void {
+  /** A promise `flush` waits for, and the function that settles it (once) for a batch of `count` spans. */
+  private track(count: number): () => void {
     // No closure here may see the spans: the callback lives until the batch is delivered, and an
     // exporter that holds encoded bytes lets the span objects go before that (during an outage).
-    let settle!: () => void;
-    const p = new Promise<void>((resolve) => (settle = resolve));
+    let resolve!: () => void;
+    const p = new Promise<void>((r) => (resolve = r));
     this.pending.add(p);
-    void p.then(() => this.pending.delete(p));
-    return settle;
+    this.unanswered += count;
+    let settled = false;
+    return () => {
+      if (settled) return;
+      settled = true;
+      this.unanswered -= count;
+      this.pending.delete(p);
+      resolve();
+    };
   }
 
   private startTimer(): ReturnType<typeof setTimeout> {

@@ -1,12 +1,14 @@
 /**
  * What the span pipeline looks for in its exporter beyond OpenTelemetry's `SpanExporter`, named
  * instead of checked by class: taking batches encoded span by span as the spans end (so no span
- * object waits for its batch), and a flush that gives up at a deadline on its own. obs's OTLP
- * exporter has both; any other exporter gets span objects in batches, as OpenTelemetry's
- * `BatchSpanProcessor` hands them over, and a flush the processor bounds from outside.
+ * object waits for its batch), and batches held where a drain can count them, give them a last
+ * try and drop them at a deadline. obs's OTLP exporter has both; any other exporter gets span
+ * objects in batches, as OpenTelemetry's `BatchSpanProcessor` hands them over, and a flush the
+ * processor bounds from outside.
  */
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { Leftover } from '../../delivery/drain.js';
 
 /** A batch being encoded: spans go in one by one and are serialised as they are added. */
 export interface SpanBatchEncoder {
@@ -30,13 +32,28 @@ export function isEncodedExporter(exporter: SpanExporter): exporter is EncodedEx
   return typeof e.startBatch === 'function' && typeof e.exportEncoded === 'function';
 }
 
-/** An exporter whose flush gives up on what is left after a deadline, and reports it. */
-export interface BoundedFlushExporter extends SpanExporter {
-  /** Delivers what it can within `timeoutMs`, then abandons the rest (one log line). */
-  flushWithin(timeoutMs: number): Promise<void>;
+/** The drain side of an exporter that holds its batches itself until they are answered (obs's OTLP exporter). */
+export interface ExporterDelivery {
+  /** Resolves once every batch handed over is answered (at once after `abandon`). */
+  whenIdle(): Promise<void>;
+  /** Spans handed over and not answered yet. */
+  pending(): number;
+  /** One more attempt per batch, none after (the exit flush). */
+  lastTry(): void;
+  endLastTry(): Leftover;
+  /** Drops what it holds and stops; the counts are said by the drain. */
+  abandon(): Leftover;
+  /** Says what its outage log holds back (`final`: the last drain). */
+  settle(final: boolean): void;
 }
 
-/** Whether `exporter` bounds its own flush. */
-export function hasBoundedFlush(exporter: SpanExporter): exporter is BoundedFlushExporter {
-  return typeof (exporter as Partial<BoundedFlushExporter>).flushWithin === 'function';
+/** An exporter whose batches a drain can count, give a last try and abandon at a deadline. */
+export interface DeliveringExporter extends SpanExporter {
+  readonly delivery: ExporterDelivery;
+}
+
+/** Whether `exporter` holds its batches where a drain can see them. */
+export function isDeliveringExporter(exporter: SpanExporter): exporter is DeliveringExporter {
+  const d = (exporter as Partial<DeliveringExporter>).delivery;
+  return typeof d === 'object' && d !== null && typeof d.abandon === 'function';
 }

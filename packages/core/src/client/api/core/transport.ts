@@ -1,5 +1,6 @@
 import { ObsApiError, ObsApiTimeoutError } from './errors.js';
 import { INSPECT_CUSTOM, inspectSummary } from '../../../util/secret-inspect.js';
+import { redactUrlCredentials } from '../../../util/url-credentials.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type BackoffOptions } from '../../../util/retry.js';
 import type { ApiCall, RequestOptions } from './types.js';
 import { buildUrl, invalidPathParam } from './url.js';
@@ -46,12 +47,13 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+/** The message of a failed fetch (and its cause), without any URL's user name or password. */
 function describe(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as { cause?: unknown }).cause;
-    return cause instanceof Error ? `${err.message} (${cause.message})` : err.message;
+    return redactUrlCredentials(cause instanceof Error ? `${err.message} (${cause.message})` : err.message);
   }
-  return String(err);
+  return redactUrlCredentials(String(err));
 }
 
 /**

@@ -4,7 +4,7 @@
  * holds request bodies instead of span objects. Each half keeps its spans' `ResourceSpans` and
  * `ScopeSpans` heads (resource, scope, schema URLs), copied byte for byte.
  */
-import type { RequestPart } from '../../delivery/delivery-queue.js';
+import type { RequestPart } from '../../../delivery/delivery-queue.js';
 
 /** A field of a message: its whole encoding (tag to end) and, when length-delimited, its payload. */
 interface Field {
@@ -141,7 +141,7 @@ export function splitTraceExportRequest(body: Uint8Array): RequestPart[] {
       }
     }
   }
-  if (spans.length < 2) return [{ body, spans: spans.length }];
+  if (spans.length < 2) return [{ body, items: spans.length }];
   const half = Math.ceil(spans.length / 2);
   return [spans.slice(0, half), spans.slice(half)].map((part) => {
     // Each message is opened with its leading heads and closed with its trailing ones.
@@ -176,6 +176,6 @@ export function splitTraceExportRequest(body: Uint8Array): RequestPart[] {
     const out = new Uint8Array(size);
     let pos = 0;
     for (const q of request.parts) pos = writeTo(out, pos, q);
-    return { body: out, spans: part.length };
+    return { body: out, items: part.length };
   });
 }

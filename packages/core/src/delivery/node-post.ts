@@ -1,57 +1,17 @@
-import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
-import { isNodeRuntime } from '../../util/runtime.js';
-
-/** What the exporter needs of an answer. */
-export interface PostResult {
-  status: number;
-  /** The start of the body, for error messages (empty on success). */
-  text: string;
-  retryAfter: string | null;
-}
-
-/** One POST of a body; rejects on a network failure or a timeout, resolves with any HTTP answer. */
-export type Post = (body: Uint8Array, timeoutMs: number, signal: AbortSignal) => Promise<PostResult>;
-
 /**
- * The exporter's transport: `node:http`/`node:https` with keep-alive connections on Node.js (a
- * quarter of `fetch`'s CPU per request), `fetch` on other runtimes or when `useFetch` is set.
+ * The `node:http`/`node:https` transport of every delivery kind on Node.js: keep-alive
+ * connections (a quarter of `fetch`'s CPU per request), and sockets that never keep the process
+ * alive: idle ones are unref'd by Node's agent, busy ones by us, so a script whose own work is
+ * done reaches `beforeExit` (where the bounded exit flush waits for them) even while a request
+ * hangs. Other runtimes, or a `fetch` of the user's, go through `fetchPost`.
  */
-export function httpPost(url: string, headers: Record<string, string>, useFetch = false): Post {
-  return (!useFetch && nodePost(url, headers)) || fetchPost(url, headers);
-}
+import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
+import { isNodeRuntime } from '../util/runtime.js';
+import { ANSWER_TEXT_MAX, fetchPost, keepsText, type Post, type PostResult } from './post.js';
 
-/** `ECONNREFUSED`, `timeout`, ...: the short reason of a failed request. */
-export function networkReason(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = e?.code ?? e?.cause?.code;
-  if (typeof code === 'string') return code;
-  const message = typeof e?.message === 'string' ? e.message : String(err);
-  return /timed out|timeout/i.test(message) ? `timeout (${message})` : message;
-}
-
-/** POST with `fetch` (edge runtimes, browsers, or `useFetch`). */
-function fetchPost(url: string, headers: Record<string, string>): Post {
-  return async (body, timeoutMs, signal) => {
-    const res = await fetch(url, { method: 'POST', headers, body: body as BodyInit, signal: withTimeout(signal, timeoutMs) });
-    if (res.ok) {
-      await res.arrayBuffer().catch(() => undefined);
-      return { status: res.status, text: '', retryAfter: null };
-    }
-    const text = await res.text().catch(() => '');
-    return { status: res.status, text, retryAfter: res.headers.get('retry-after') };
-  };
-}
-
-/** `signal` that also aborts after `timeoutMs`; without `AbortSignal.any` (some edge runtimes) by hand. */
-function withTimeout(signal: AbortSignal, timeoutMs: number): AbortSignal {
-  if (typeof AbortSignal.any === 'function' && typeof AbortSignal.timeout === 'function') {
-    return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
-  }
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
-  (timer as { unref?: () => void }).unref?.();
-  signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  return controller.signal;
+/** `node:http` on Node.js unless `doFetch` is given; `fetch` elsewhere. */
+export function httpPost(url: string, headers: Record<string, string>, doFetch?: typeof fetch): Post {
+  return (!doFetch && nodePost(url, headers)) || fetchPost(url, headers, doFetch);
 }
 
 interface HttpModule {
@@ -59,17 +19,13 @@ interface HttpModule {
   request(url: URL, options: RequestOptions, callback: (res: IncomingMessage) => void): import('node:http').ClientRequest;
 }
 
-/** Most characters of an error response kept for the log. */
-const ERROR_TEXT_MAX = 1000;
-
 /** Redirects followed (307 and 308 within the same origin, as `fetch` would keep the credentials). */
 const MAX_REDIRECTS = 5;
 
 /**
  * POST with `node:http` (or `node:https`) over a keep-alive connection, or undefined when it is
  * not there (not Node.js, or a URL that is neither http nor https). The module comes from
- * `process.getBuiltinModule`, so edge bundles never see a Node import. Idle connections do not
- * keep the process alive (Node's agent unrefs free sockets).
+ * `process.getBuiltinModule`, so edge bundles never see a Node import.
  */
 function nodePost(url: string, headers: Record<string, string>): Post | undefined {
   if (!isNodeRuntime()) return undefined;
@@ -100,17 +56,17 @@ function nodePost(url: string, headers: Record<string, string>): Post | undefine
       };
       const req = mod.request(to, { method: 'POST', agent, headers: { ...base, 'Content-Length': String(body.byteLength) } }, (res) => {
         const status = res.statusCode ?? 0;
-        const ok = status >= 200 && status < 300;
+        const keep = keepsText(status);
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
-          if (!ok && text.length < ERROR_TEXT_MAX) text += chunk;
+          if (keep && text.length < ANSWER_TEXT_MAX) text += chunk;
         });
         res.on('end', () => {
           const retryAfter = res.headers['retry-after'];
           settle(undefined, {
             status,
-            text,
+            text: text.slice(0, ANSWER_TEXT_MAX),
             retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
             location: res.headers.location,
           });
@@ -119,6 +75,9 @@ function nodePost(url: string, headers: Record<string, string>): Post | undefine
         res.on('close', () => settle(new Error('connection closed before the response ended')));
       });
       req.on('error', settle);
+      // A request in flight must not hold the process open: the exit flush, which a script
+      // reaches once its own work is done, waits for it within its deadline instead.
+      req.on('socket', (socket) => socket.unref());
       const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });

@@ -1,0 +1,109 @@
+/**
+ * One deadline for everything obs delivers: `drainWithin` waits for every kind (spans, scores,
+ * and any kind added later, such as media) at once, and when the deadline comes says in one line
+ * what each kind could not deliver. A flush stops waiting and leaves the rest to its retries; a
+ * shutdown drops the rest; the exit flush gives every batch one last attempt and then drops what
+ * failed. As Sentry's `close(timeout)` and OpenTelemetry's `forceFlush` timeout, the wait is
+ * bounded whatever the server does.
+ */
+import { MAX_TIMER_MS } from '../config/numeric-option.js';
+import { logger } from '../util/logger.js';
+
+/** What a drain could not deliver of one kind. */
+export interface Leftover {
+  /** Items dropped without an answer from the server (never sent, or failed in the last try). */
+  unsent: number;
+  /** Items sent whose answer never came: they may have arrived. */
+  inFlight: number;
+  /** The last failure, when one is known. */
+  reason?: string;
+}
+
+/** One kind of data obs delivers, as a drain sees it. */
+export interface DeliveryKind {
+  /** `spans`, `scores`, `media`: the unit of its counts. */
+  readonly unit: string;
+  /** Hands over what waits for a batch, and resolves once everything accepted so far is answered. Never rejects. */
+  settled(): Promise<void>;
+  /** Items accepted and not answered yet. */
+  pending(): number;
+  /** From now on every batch gets one more attempt, at once, and none after (the exit flush). */
+  lastTry(): void;
+  /** Ends the last try: what it gave up on. */
+  endLastTry(): Leftover;
+  /** Stops: drops what is still buffered or in flight and says how much (the drain logs it). */
+  abandon(): Leftover;
+  /** The drain is over: say what the kind's log holds back (a recovery; at the last drain, losses not said yet). */
+  settle(final: boolean): void;
+}
+
+/** `flush`: stop waiting at the deadline; `shutdown`: drop what is left then; `exit`: one last try, then drop. */
+export type DrainMode = 'flush' | 'shutdown' | 'exit';
+
+export interface DrainOptions {
+  mode: DrainMode;
+  /** Starts the drain's log line: `flush`, `shutdown`, `SIGTERM: shutdown`, `exit flush`. */
+  label: string;
+  /** Work to finish first, inside the deadline (a request's pending `identify`). */
+  before?: () => Promise<void>;
+}
+
+/**
+ * Drains `kinds` together within `timeoutMs`. Resolves true when everything was delivered, false
+ * when something was not (said in one line). The deadline's timer keeps the process alive while
+ * someone waits: it is the only obs timer that does.
+ */
+export async function drainWithin(kinds: readonly DeliveryKind[], timeoutMs: number, options: DrainOptions): Promise<boolean> {
+  const started = Date.now();
+  const ms = Number.isFinite(timeoutMs) && timeoutMs > 0 ? Math.min(timeoutMs, MAX_TIMER_MS) : 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const work = (async () => {
+    try {
+      await options.before?.();
+    } catch (err) {
+      logger.debug(`${options.label}: ${String(err)}`);
+    }
+    if (options.mode === 'exit') for (const kind of kinds) kind.lastTry();
+    await Promise.all(kinds.map((kind) => kind.settled().catch(() => undefined)));
+    return 'done' as const;
+  })();
+  const result = await Promise.race([work, late]);
+  clearTimeout(timer);
+
+  if (result === 'late' && options.mode === 'flush') {
+    for (const kind of kinds) kind.settle(false);
+    const waiting = kinds.map((kind) => `${kind.pending()} ${kind.unit}`).join(', ');
+    logger.warn(`${options.label} timed out after ${seconds(ms)} s: ${waiting} not delivered yet; they stay buffered and are retried`);
+    return false;
+  }
+  let left: Leftover[] = [];
+  if (result === 'late') left = kinds.map((kind) => kind.abandon());
+  else if (options.mode === 'exit') left = kinds.map((kind) => kind.endLastTry());
+  for (const kind of kinds) kind.settle(options.mode !== 'flush');
+  if (!left.some((l) => l.unsent + l.inFlight > 0)) return true;
+  const after = result === 'late' ? ms : Date.now() - started;
+  logger.error(`${options.label} gave up after ${seconds(after)} s: ${kinds.map((kind, i) => describe(kind.unit, left[i]!)).join('; ')}`);
+  return false;
+}
+
+/** What `flush(options)` and `shutdown(options)` take. */
+export interface DrainTimeoutOptions {
+  /** The most this call waits, in ms. */
+  timeoutMs?: number;
+}
+
+/** `options.timeoutMs` when it is a usable number of ms (0 included), else `fallbackMs`. */
+export function timeoutOf(options: DrainTimeoutOptions | undefined, fallbackMs: number): number {
+  const t = (options as { timeoutMs?: unknown } | undefined)?.timeoutMs;
+  return typeof t === 'number' && Number.isFinite(t) && t >= 0 ? t : fallbackMs;
+}
+
+function describe(unit: string, left: Leftover): string {
+  const why = left.reason ? ` (${left.reason})` : '';
+  return `${left.unsent} ${unit} dropped unsent, ${left.inFlight} in flight without an answer${why}`;
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
+}
