@@ -7,7 +7,7 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from './attributes.js';
 import { logger } from '../util/logger.js';
 import { truncateText } from '../util/capture.js';
-import { describeBinary, reasonOf, safeStringify, unserialisable } from '../util/serialize.js';
+import { describeBinary, reasonOf, safeStringify, UNREADABLE_WARNING, unserialisable } from '../util/serialize.js';
 import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
 
 export { reasonOf, unserialisable };
@@ -15,7 +15,7 @@ export { reasonOf, unserialisable };
 /** One warning per process for all unreadable values. */
 export function warnUnreadable(what: string, err: unknown): void {
   logger.warnOnce(
-    'unreadable-value',
+    UNREADABLE_WARNING,
     `a value given to obs could not be read (${what}: ${reasonOf(err)}); it is recorded as a placeholder. Further such values are not logged.`,
   );
 }

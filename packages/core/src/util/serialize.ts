@@ -9,6 +9,7 @@
  * (strings are not read, only their length) found nothing native JSON would mishandle.
  */
 import { TRUNCATION_MARKER } from './capture.js';
+import { logger } from './logger.js';
 
 /** Objects nested deeper than this are cut: the value at that depth becomes `DEPTH_MARKER`. */
 export const MAX_SERIALISED_DEPTH = 64;
@@ -148,10 +149,20 @@ export function reasonOf(err: unknown): string {
   }
 }
 
-/** What an unreadable value is recorded as. */
+/**
+ * What an unreadable value is recorded as. The first of the process is said in one warning (the
+ * same one the tracing API's guards write), so a placeholder never appears unexplained.
+ */
 export function unserialisable(reason: string): string {
+  logger.warnOnce(
+    UNREADABLE_WARNING,
+    `a value given to obs could not be read (${reason}); it is recorded as a placeholder. Further such values are not logged.`,
+  );
   return `[unserialisable: ${reason}]`;
 }
+
+/** The `warnOnce` key of the one line about unreadable values. */
+export const UNREADABLE_WARNING = 'unreadable-value';
 
 function typeName(value: object, fallback: string): string {
   try {
