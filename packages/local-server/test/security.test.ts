@@ -238,7 +238,7 @@ describe("the viewer's response headers", () => {
 describe('the CLI beyond loopback', () => {
   it('says the server is reachable from the network and how the viewer is protected; the printed address opens it', async () => {
     const printed: string[] = [];
-    const running = await runCli(['--host', '0.0.0.0', '--port', '0', '--quiet'], {}, (t) => printed.push(t));
+    const running = await runCli(['--host', '0.0.0.0', '--port', '0', '--quiet', '--memory'], {}, (t) => printed.push(t));
     try {
       const server = running!.server;
       const text = printed.join('\n');
@@ -262,7 +262,7 @@ describe('the CLI beyond loopback', () => {
 
   it('on loopback prints the viewer without a token, as before', async () => {
     const printed: string[] = [];
-    const running = await runCli(['--port', '0', '--quiet'], {}, (t) => printed.push(t));
+    const running = await runCli(['--port', '0', '--quiet', '--memory'], {}, (t) => printed.push(t));
     try {
       const server = running!.server;
       expect(printed[0]).toMatch(new RegExp(`^obs local server listening on ${server.url}\\n\\n  Trace viewer: ${server.url}/\\n`));

@@ -9,7 +9,7 @@ import type { AttrValue, ReceivedScore } from '../types.js';
 /** Most rows one list request returns. */
 const MAX_LIST = 500;
 
-/** Trace summaries, newest first, filtered by name, user, session, tag and errors only. */
+/** Trace summaries, newest first, filtered by name, user, session, tag, errors only and searched text (`q`). */
 export function traceList(stores: ObsStores, q: URLSearchParams): { data: TraceSummary[]; total: number } {
   const errors = q.get('errors') === '1' || q.get('errors') === 'true';
   const filter = {
@@ -18,6 +18,7 @@ export function traceList(stores: ObsStores, q: URLSearchParams): { data: TraceS
     sessionId: q.get('session') ?? undefined,
     tag: q.get('tag') ?? undefined,
     errorsOnly: errors,
+    search: q.get('q') ?? undefined,
   };
   return stores.traces.list(filter, Math.min(Number(q.get('limit')) || 200, MAX_LIST));
 }
