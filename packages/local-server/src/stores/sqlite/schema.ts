@@ -8,7 +8,8 @@
  *    URLs are signed with).
  * 2. The read models derived from the spans, filled from the spans already kept: the trace list
  *    (one summary row per trace, folded span by span) with its tags, and the full-text index
- *    (FTS5, contentless: the words only, one row per span, its rowid the span's).
+ *    (FTS5, contentless: the words only, one row per span, numbered within its trace: see
+ *    ./trace-index.ts).
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { decodeSpan } from './codec.js';

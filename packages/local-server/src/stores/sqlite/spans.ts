@@ -7,7 +7,7 @@ import type { DecodedSpan } from '../../types.js';
 import type { SpanStore } from '../types.js';
 import { decodeSpan, encodeSpan } from './codec.js';
 import { transaction } from './transaction.js';
-import { TraceIndex } from './trace-index.js';
+import { searchRows, TraceIndex } from './trace-index.js';
 
 type DataRow = { data: string };
 
@@ -85,7 +85,10 @@ export class SqliteSpanStore implements SpanStore {
     if (ids.length === 0) return 0;
     const list = `(${ids.map(() => '?').join(',')})`;
     return transaction(this.db, () => {
-      this.db.prepare(`DELETE FROM search WHERE rowid IN (SELECT seq FROM spans WHERE trace_id IN ${list})`).run(...ids);
+      const words = this.db.prepare('DELETE FROM search WHERE rowid BETWEEN ? AND ?');
+      for (const row of this.db.prepare(`SELECT seq FROM traces WHERE id IN ${list}`).all(...ids) as Array<{ seq: number }>) {
+        words.run(...searchRows(row.seq));
+      }
       this.db.prepare(`DELETE FROM trace_tags WHERE trace_id IN ${list}`).run(...ids);
       this.db.prepare(`DELETE FROM traces WHERE id IN ${list}`).run(...ids);
       return Number(this.db.prepare(`DELETE FROM spans WHERE trace_id IN ${list}`).run(...ids).changes);

@@ -2,12 +2,25 @@
  * The read models written with the spans: each trace's summary row (folded span by span with
  * `foldSpan`, so a row is read and written once per batch, not rebuilt), its tags, and each
  * span's words in the full-text index.
+ *
+ * A span's row in the full-text index has the rowid `trace.seq * 2^20 + its number in the trace`,
+ * so a match names its trace without a join (`rowid >> 20`) and a trace's rows are one rowid
+ * range. Words of spans past a trace's 1,048,576th are not indexed.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { searchTextOf, words } from '../../model/search-text.js';
 import { foldSpan, type TraceFold } from '../../model/trace-summary.js';
 import type { DecodedSpan } from '../../types.js';
 import type { TraceSummary } from '../types.js';
+
+/** How many of a trace's spans the full-text index can hold: the low bits of its rowids. */
+export const SPANS_PER_TRACE_INDEXED = 2 ** 20;
+
+/** The full-text rowids of the trace with this `seq`: `[first, last]`. */
+export const searchRows = (traceSeq: number): [number, number] => [
+  traceSeq * SPANS_PER_TRACE_INDEXED,
+  (traceSeq + 1) * SPANS_PER_TRACE_INDEXED - 1,
+];
 
 /** A `traces` row as SQLite answers it. */
 export interface TraceRow {
@@ -71,8 +84,10 @@ export class TraceIndex {
     const folds = new Map<string, { fold: TraceFold; seq: number }>();
     for (const { seq, span } of entries) {
       const known = folds.get(span.traceId) ?? this.stored(span.traceId);
-      folds.set(span.traceId, { fold: foldSpan(known?.fold, span), seq: known?.seq ?? seq });
-      this.words.run(seq, words(searchTextOf(span)).join(' '));
+      const number = known?.fold.summary.observations ?? 0;
+      const traceSeq = known?.seq ?? seq;
+      folds.set(span.traceId, { fold: foldSpan(known?.fold, span), seq: traceSeq });
+      if (number < SPANS_PER_TRACE_INDEXED) this.words.run(searchRows(traceSeq)[0] + number, words(searchTextOf(span)).join(' '));
     }
     for (const { fold, seq } of folds.values()) {
       const s = fold.summary;

@@ -30,16 +30,26 @@ export class SqliteTraceStore implements TraceStore {
     if (filter.tag) when('id IN (SELECT trace_id FROM trace_tags WHERE tag = ?)', filter.tag);
     if (filter.errorsOnly) when('error = 1');
     if (filter.experimentsOnly) when('experiment IS NOT NULL');
-    // Words are letters and digits only, so quoting each is enough; `*` makes it a prefix.
-    for (const word of queryWords(filter.search)) {
-      when('id IN (SELECT trace_id FROM spans WHERE seq IN (SELECT rowid FROM search WHERE search MATCH ?))', `"${word}"*`);
-    }
+    const found = this.search(queryWords(filter.search));
+    if (found) when('seq IN (SELECT value FROM json_each(?))', JSON.stringify(found));
     const condition = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = Number((this.db.prepare(`SELECT count(*) AS n FROM traces ${condition}`).get(...args) as { n: number }).n);
     const rows = this.db
       .prepare(`SELECT * FROM traces ${condition} ORDER BY start_ms DESC LIMIT ?`)
       .all(...args, Number.isFinite(limit) ? limit : -1) as unknown as TraceRow[];
     return { data: rows.map(summaryOf), total };
+  }
+
+  /**
+   * The `seq` of each trace that has every word (as a word's beginning), or `undefined` for no
+   * search: found once, then handed to both the count and the page.
+   */
+  private search(wanted: string[]): number[] | undefined {
+    if (wanted.length === 0) return undefined;
+    const one = 'SELECT rowid >> 20 AS seq FROM search WHERE search MATCH ?';
+    // Words are letters and digits only, so quoting each is enough; `*` makes it a prefix.
+    const rows = this.db.prepare(wanted.map(() => one).join(' INTERSECT ')).all(...wanted.map((w) => `"${w}"*`));
+    return (rows as Array<{ seq: number }>).map((r) => r.seq);
   }
 
   get(traceId: string): TraceSummary | undefined {
