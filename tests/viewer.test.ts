@@ -623,7 +623,7 @@ describe.skipIf(!CHROMIUM)('the viewer finds, measures, copies, and shows prompt
     ]);
     await page.check(`input[data-run="${first.experimentId}"]`);
     await page.check(`input[data-run="${second.experimentId}"]`);
-    await page.click('#compare-runs');
+    await page.click('button.compare');
     await page.waitForSelector('#comparison');
     const averages = await page.$$eval('#averages tbody tr', (els) =>
       els.map((e) => [...e.querySelectorAll('td')].map((td) => td.textContent)),

@@ -1,6 +1,7 @@
 // Datasets: the list, and one dataset's items at a version (now or as they were then), its
 // versions, and its runs, two or more of which open side by side.
-import { fmtDate, fmtScore, getJson, h, head, link } from './dom.js';
+import { fmtDate, getJson, h, head, link } from './dom.js';
+import { runPicker } from './experiments.js';
 import { renderValue } from './values.js';
 
 export async function showDatasets(app) {
@@ -47,9 +48,7 @@ export async function showDataset(app, name, version) {
   const query = version ? `?version=${encodeURIComponent(version)}` : '';
   const view = await getJson(`/viewer-api/datasets/${encodeURIComponent(name)}${query}`);
   const { dataset, items, versions, runs } = view;
-  const chosen = new Set();
-  const compare = h('button', { type: 'button', id: 'compare-runs', disabled: true }, 'Compare selected runs');
-  compare.addEventListener('click', () => (location.hash = link('compare', [...chosen].join(','))));
+  const picker = runPicker(runs, 'dataset-runs');
   app.replaceChildren(
     head(
       ['#/datasets', 'datasets'],
@@ -108,52 +107,7 @@ export async function showDataset(app, name, version) {
         ),
       ),
     ),
-    h('h3', {}, `Runs (${runs.length})`, ' ', runs.length > 1 ? compare : null),
-    runs.length === 0
-      ? h('div', { class: 'muted' }, 'No experiment has run on this dataset yet.')
-      : h(
-          'table',
-          { id: 'dataset-runs' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['', 'Run', 'Items', 'Averages', 'Started'].map((c) => h('th', {}, c)),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            runs.map((r) =>
-              h(
-                'tr',
-                { 'data-run-id': r.id },
-                h(
-                  'td',
-                  {},
-                  h('input', {
-                    type: 'checkbox',
-                    'data-run': r.id,
-                    onchange: (e) => {
-                      if (e.target.checked) chosen.add(r.id);
-                      else chosen.delete(r.id);
-                      compare.disabled = chosen.size < 2;
-                    },
-                  }),
-                ),
-                h('td', {}, h('a', { href: link('compare', r.id) }, r.name)),
-                h('td', { class: 'num' }, r.items),
-                h(
-                  'td',
-                  {},
-                  Object.entries(r.averages).map(([k, v]) => h('span', { class: 'score' }, `${k}: ${fmtScore(v)}`)),
-                ),
-                h('td', { class: 'muted' }, fmtDate(r.start)),
-              ),
-            ),
-          ),
-        ),
+    h('h3', {}, `Runs (${runs.length})`, ' ', picker.compare),
+    runs.length === 0 ? h('div', { class: 'muted' }, 'No experiment has run on this dataset yet.') : picker.table,
   );
 }

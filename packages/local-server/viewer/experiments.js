@@ -14,76 +14,80 @@ export async function showExperiments(app) {
   for (const run of data) {
     const key = run.datasetId ?? '';
     if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(run);
+    groups.get(key).push({ ...run, items: run.items.length });
   }
   app.replaceChildren(
     head(null, 'Experiment runs'),
     [...groups].map(([datasetId, runs]) => {
-      const chosen = new Set();
-      const compare = h('button', { type: 'button', class: 'compare', disabled: true }, 'Compare selected');
-      compare.addEventListener('click', () => (location.hash = link('compare', [...chosen].join(','))));
+      const { compare, table } = runPicker(runs);
       return h(
         'section',
         { class: 'panel', style: { marginBottom: '16px' }, 'data-dataset-id': datasetId },
-        h(
-          'h3',
-          { style: { marginTop: 0 } },
-          datasetId ? `Dataset ${datasetId}` : 'Without a dataset',
-          ' ',
-          runs.length > 1 ? compare : null,
-        ),
-        h(
-          'table',
-          {},
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['', 'Run', 'Items', 'Averages', 'Started'].map((c) => h('th', {}, c)),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            runs.map((run) =>
-              h(
-                'tr',
-                { 'data-experiment-id': run.id },
-                h(
-                  'td',
-                  {},
-                  h('input', {
-                    type: 'checkbox',
-                    'data-run': run.id,
-                    onchange: (e) => {
-                      if (e.target.checked) chosen.add(run.id);
-                      else chosen.delete(run.id);
-                      compare.disabled = chosen.size < 2;
-                    },
-                  }),
-                ),
-                h(
-                  'td',
-                  {},
-                  h('a', { href: link('compare', run.id) }, run.name),
-                  run.description ? h('span', { class: 'muted' }, ` · ${run.description}`) : '',
-                ),
-                h('td', { class: 'num' }, run.items.length),
-                h(
-                  'td',
-                  {},
-                  Object.entries(run.averages).map(([k, v]) => h('span', { class: 'score' }, `${k}: ${fmtScore(v)}`)),
-                ),
-                h('td', { class: 'muted' }, fmtDate(run.start)),
-              ),
-            ),
-          ),
-        ),
+        h('h3', { style: { marginTop: 0 } }, datasetId ? `Dataset ${datasetId}` : 'Without a dataset', ' ', compare),
+        table,
       );
     }),
   );
+}
+
+/**
+ * Runs as a table, each with a box to tick, and a button that opens the ticked ones side by side
+ * (`null` for a single run). Each run: `{ id, name, description?, items (a count), averages, start }`.
+ */
+export function runPicker(runs, tableId) {
+  const chosen = new Set();
+  const compare = h('button', { type: 'button', class: 'compare', disabled: true }, 'Compare selected runs');
+  compare.addEventListener('click', () => (location.hash = link('compare', [...chosen].join(','))));
+  const table = h(
+    'table',
+    { id: tableId },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['', 'Run', 'Items', 'Averages', 'Started'].map((c) => h('th', {}, c)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      runs.map((run) =>
+        h(
+          'tr',
+          { 'data-run-id': run.id },
+          h(
+            'td',
+            {},
+            h('input', {
+              type: 'checkbox',
+              'data-run': run.id,
+              onchange: (e) => {
+                if (e.target.checked) chosen.add(run.id);
+                else chosen.delete(run.id);
+                compare.disabled = chosen.size < 2;
+              },
+            }),
+          ),
+          h(
+            'td',
+            {},
+            h('a', { href: link('compare', run.id) }, run.name),
+            run.description ? h('span', { class: 'muted' }, ` · ${run.description}`) : '',
+          ),
+          h('td', { class: 'num' }, run.items),
+          h(
+            'td',
+            {},
+            Object.entries(run.averages).map(([k, v]) => h('span', { class: 'score' }, `${k}: ${fmtScore(v)}`)),
+          ),
+          h('td', { class: 'muted' }, fmtDate(run.start)),
+        ),
+      ),
+    ),
+  );
+  return { compare: runs.length > 1 ? compare : null, table };
 }
 
 /** Runs `ids` (comma-separated) side by side. */
