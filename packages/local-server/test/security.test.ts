@@ -65,13 +65,16 @@ describe('Host and Origin checks (DNS rebinding)', () => {
       await send(server.port, '/', host('attacker.example')),
       await send(server.port, TRACES, ingest, toProtobuf(makeSpans())),
       await send(server.port, '/api/public/health', host('attacker.example')),
+      await send(server.port, '/viewer-api/prompts', host('attacker.example')),
+      await send(server.port, '/viewer-api/compare?runs=a,b', host('attacker.example')),
+      await send(server.port, '/favicon.ico', host('attacker.example')),
     ];
-    expect(answers.map((a) => a.status)).toEqual([403, 403, 403, 403]);
+    expect(answers.map((a) => a.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
     expect(JSON.parse(answers[0]!.body).message).toMatch(/Host "attacker\.example:\d+" is not this machine/);
     expect(server.spans()).toHaveLength(0);
     expect(server.requests).toHaveLength(0);
     const lines = warn.mock.calls.map((c) => String(c[0]));
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(7);
     expect(lines[0]).toMatch(
       /^\[obs-local-server\] 403 GET \/viewer-api\/traces: Host "attacker\.example:\d+" is not this machine \(allow .*--allow-host/,
     );
@@ -215,9 +218,17 @@ describe("the viewer's response headers", () => {
     for (const path of [
       '/',
       '/viewer/app.js',
+      '/viewer/prompts.js',
       '/viewer/app.css',
+      '/favicon.ico',
       '/viewer-api/traces',
+      '/viewer-api/traces?q=anything',
       `/viewer-api/traces/${traceId}`,
+      '/viewer-api/prompts',
+      '/viewer-api/prompts/p',
+      '/viewer-api/datasets',
+      '/viewer-api/datasets/none',
+      '/viewer-api/compare?runs=a,b',
       '/viewer-api/nothing',
       '/viewer-api/events',
     ]) {
