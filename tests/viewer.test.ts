@@ -1,15 +1,20 @@
 /**
  * The local server's trace viewer in a real headless Chromium: a trace the SDK sends appears in
  * the list without a reload, opening it shows the tree with the right nesting and the
- * generation's chat messages, filters work, sessions read as a conversation, and a screenshot of
- * the trace page is written for people to look at (test-output/viewer-trace.png).
+ * generation's chat messages, filters and full-text search work, sessions read as a
+ * conversation, durations read exactly at every scale, a trace copies as JSON, the prompt,
+ * dataset and run comparison pages show what the SDK made, and a server with a data directory
+ * shows its traces after a restart. Screenshots are written for people to look at
+ * (test-output/viewer-*.png; viewer-trace.png is the README's docs/viewer.png).
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { initObs, propagateAttributes, startActiveObservation, startObservation } from '@obs/core';
+import { startObsServer } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -386,6 +391,312 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
     await page.goto(local.server.url);
     await page.waitForSelector('tr.row');
     expect(Number((await page.textContent('#trace-count'))?.split(' ')[0])).toBeGreaterThanOrEqual(10_000);
+  });
+});
+
+/** The viewer's CSP violations so far: the viewer itself must never trip its policy. */
+const cspViolations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+
+/** Posts a hand-made OTLP/JSON export (times to the nanosecond) to a server. */
+async function postOtlp(server: { url: string; publicKey: string; secretKey: string }, spans: Array<Record<string, unknown>>) {
+  const res = await fetch(`${server.url}/api/public/otel/v1/traces`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${server.publicKey}:${server.secretKey}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'obs-sdk' }, spans }] }] }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/** An OTLP/JSON span: `start` and `end` in nanoseconds after `base`, string attributes. */
+function otlpSpan(
+  traceId: string,
+  spanId: string,
+  name: string,
+  base: bigint,
+  start: number,
+  end: number,
+  attrs: Record<string, string> = {},
+  parent?: string,
+) {
+  return {
+    traceId,
+    spanId,
+    ...(parent && { parentSpanId: parent }),
+    name,
+    kind: 1,
+    startTimeUnixNano: String(base + BigInt(start)),
+    endTimeUnixNano: String(base + BigInt(end)),
+    attributes: Object.entries(attrs).map(([key, value]) => ({ key, value: { stringValue: value } })),
+  };
+}
+
+const hex = (chars: number) => randomBytes(chars / 2).toString('hex');
+
+describe.skipIf(!CHROMIUM)('the viewer finds, measures, copies, and shows prompts, datasets and runs', () => {
+  it('searches names, inputs, outputs and metadata from the filter bar', async () => {
+    const a = await chatTurn('user-s', 'chat-s', 'Does the parcel to Reykjavík ship today?', 'It ships this afternoon.');
+    let withMetadata = '';
+    await startActiveObservation('nightly-report', async (root) => {
+      withMetadata = root.traceId;
+      root.update({ metadata: { warehouse: 'Malmö-north' } });
+    });
+    await local.handle.flush();
+    await page.goto(`${local.server.url}/`);
+    await page.waitForSelector('tr.row');
+    const rowsFor = async (query: string) => {
+      await page.fill('input[data-filter="q"]', query);
+      await page.waitForSelector(`.filters[data-q="${query.trim()}"]`); // the list as read for this query
+      return page.$$eval('tr.row', (els) => els.map((e) => e.getAttribute('data-trace-id')));
+    };
+    expect(await rowsFor('reykjavik PARCEL')).toEqual([a]); // an input's words, accents and case ignored
+    expect(await rowsFor('afternoon')).toEqual([a]); // an output's
+    expect(await rowsFor('malmo')).toEqual([withMetadata]); // a metadata value's
+    expect(await rowsFor('nightly-rep')).toEqual([withMetadata]); // a name's
+    expect(await rowsFor('reykjavik warehouse')).toEqual([]);
+    expect(await page.textContent('main')).toContain('No trace matches.');
+    expect(await page.textContent('#trace-count')).toBe('0 traces');
+    await page.fill('input[data-filter="q"]', '');
+    await page.waitForFunction(() => document.querySelectorAll('tr.row').length > 2);
+    expect(await cspViolations()).toEqual([]);
+  });
+
+  it('reads durations exactly at every scale, and copies a trace as JSON', async () => {
+    const traceId = hex(32);
+    const [root, gen, tool, event] = [hex(16), hex(16), hex(16), hex(16)];
+    const base = BigInt(Date.now()) * 1_000_000n;
+    await postOtlp(local.server, [
+      otlpSpan(traceId, root, 'timed-request', base, 0, 2_500_000_000, { 'obs.observation.input': 'how long?' }),
+      otlpSpan(traceId, gen, 'quick-generation', base, 1_000_000, 1_300_000, { 'obs.observation.type': 'generation' }, root),
+      otlpSpan(traceId, tool, 'lookup', base, 2_000_000, 14_345_000, { 'obs.observation.type': 'tool' }, root),
+      otlpSpan(traceId, event, 'checkpoint', base, 20_000_000, 20_000_000, { 'obs.observation.type': 'event' }, root),
+    ]);
+    await page.goto(`${local.server.url}/#/trace/${traceId}`);
+    await page.waitForSelector('#tree .tree-row');
+    const durations = await page.$$eval('#tree .tree-row', (els) =>
+      els.map((e) => `${e.querySelector('.tree-name')?.textContent} ${e.querySelector('.tree-duration')?.textContent}`),
+    );
+    expect(durations).toEqual([
+      'spantimed-request 2.5 s',
+      'generationquick-generation 300 µs',
+      'toollookup 12.3 ms',
+      'eventcheckpoint 0 µs',
+    ]);
+    await page.click('#tree .tree-row:has-text("quick-generation")');
+    await page.waitForFunction(() => document.querySelector('#duration')?.textContent === '300 µs');
+    expect(await page.textContent('.trace-head')).toContain('2.5 s');
+
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: local.server.url });
+    await page.click('#copy-json');
+    await page.waitForFunction(() => document.querySelector('#copy-json')?.textContent === 'Copied');
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+    expect(copied.summary).toMatchObject({ id: traceId, name: 'timed-request', observations: 4 });
+    expect(copied.observations.map((o: { id: string; durationMs: number }) => [o.id, o.durationMs])).toEqual([
+      [root, 2500],
+      [gen, 0.3],
+      [tool, 12.345],
+      [event, 0],
+    ]);
+    expect(copied.observations[0].input).toBe('how long?');
+    expect(await cspViolations()).toEqual([]);
+  });
+
+  it('shows a prompt: versions, labels, a diff between versions, the generations that used it, linked from a generation', async () => {
+    const client = local.handle.client;
+    await client.prompt.create({
+      name: 'support-reply',
+      type: 'text',
+      prompt: 'You are a support agent.\nAnswer {{question}} briefly.',
+      labels: ['production'],
+    });
+    await client.prompt.create({
+      name: 'support-reply',
+      type: 'text',
+      prompt: 'You are a friendly support agent.\nAnswer {{question}} briefly.',
+      labels: ['staging'],
+      commitMessage: 'friendlier',
+    });
+    const prompt = await client.prompt.get('support-reply', { label: 'staging' });
+    const gen = startObservation(
+      'reply',
+      { prompt, model: 'gpt-4o-mini', input: prompt.compile({ question: 'the refund' }) },
+      { asType: 'generation' },
+    );
+    gen.update({ output: 'Refunds take 3 days.' });
+    gen.end();
+    await local.handle.flush();
+
+    await page.goto(`${local.server.url}/#/trace/${gen.traceId}/${gen.id}`);
+    await page.waitForSelector('#prompt-link');
+    expect(await page.textContent('#prompt-link')).toBe('support-reply v2');
+    await page.click('#prompt-link');
+    await page.waitForSelector('#prompt-version');
+    expect(await page.$$eval('#versions a.version', (els) => els.map((e) => e.getAttribute('data-version')))).toEqual(['2', '1']);
+    expect(await page.textContent('#versions')).toContain('production');
+    expect(await page.textContent('#versions')).toContain('friendlier');
+    expect(await page.textContent('#prompt-content')).toBe('You are a friendly support agent.\nAnswer {{question}} briefly.');
+    const diff = await page.$$eval('#prompt-diff > div:not(.muted)', (els) => els.map((e) => `${e.className}|${e.textContent}`));
+    expect(diff).toEqual([
+      'removed|- You are a support agent.',
+      'added|+ You are a friendly support agent.',
+      'same|  Answer {{question}} briefly.',
+    ]);
+    expect(await page.$$eval('#prompt-uses tr.row', (els) => els.map((e) => e.getAttribute('data-observation-id')))).toEqual([gen.id]);
+    mkdirSync(OUT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(OUT_DIR, 'viewer-prompt.png') });
+    await page.goto(`${local.server.url}/#/prompts`);
+    await page.waitForSelector('#prompts tr.row');
+    expect(await page.textContent('tr[data-prompt="support-reply"]')).toContain('production v1');
+    await page.click('tr[data-prompt="support-reply"] a');
+    await page.waitForSelector('#prompt-uses');
+    await page.click('#prompt-uses a');
+    await page.waitForFunction((id) => location.hash.endsWith(id), gen.id);
+    await page.waitForSelector('#prompt-link');
+    expect(await cspViolations()).toEqual([]);
+  });
+
+  it('shows a dataset (items, versions) and two runs of it side by side with per-item outputs, scores and averages', async () => {
+    const client = local.handle.client;
+    await client.api.datasets.create({ name: 'capitals', description: 'a country and its capital' });
+    const rows = [
+      ['France', 'Paris'],
+      ['Japan', 'Tokyo'],
+      ['Peru', 'Lima'],
+    ];
+    for (const [country, capital] of rows)
+      await client.dataset.createItem({ datasetName: 'capitals', id: `cap-${country}`, input: { country }, expectedOutput: capital });
+    const before = Date.now();
+    await new Promise((r) => setTimeout(r, 20));
+    await client.dataset.createItem({ datasetName: 'capitals', id: 'cap-Peru', expectedOutput: 'Lima (Peru)' });
+    const dataset = await client.dataset.get('capitals');
+    const exact = ({ output, expectedOutput }: { output: unknown; expectedOutput?: unknown }) => ({
+      name: 'exact',
+      value: output === expectedOutput ? 1 : 0,
+    });
+    const length = ({ output }: { output: unknown }) => ({ name: 'length', value: String(output).length });
+    const first = await dataset.runExperiment({
+      name: 'capitals',
+      runName: 'guess v1',
+      maxConcurrency: 1,
+      task: (item) => ({ France: 'Paris', Japan: 'Kyoto', Peru: 'Lima' })[(item.input as { country: string }).country],
+      evaluators: [exact, length],
+    });
+    const second = await dataset.runExperiment({
+      name: 'capitals',
+      runName: 'guess v2',
+      maxConcurrency: 1,
+      task: (item) => ({ France: 'Paris', Japan: 'Tokyo', Peru: 'Lima (Peru)' })[(item.input as { country: string }).country],
+      evaluators: [exact, length],
+    });
+    await local.handle.flush();
+    await local.server.waitFor(() => local.server.scores.filter((s) => s['name'] === 'exact').length === 6);
+
+    await page.goto(`${local.server.url}/#/datasets`);
+    await page.waitForSelector('tr[data-dataset="capitals"]');
+    expect(await page.textContent('tr[data-dataset="capitals"]')).toContain('a country and its capital');
+    await page.click('tr[data-dataset="capitals"] a');
+    await page.waitForSelector('#dataset-items');
+    expect(await page.$$eval('#dataset-items tbody tr', (els) => els.map((e) => e.getAttribute('data-item-id')))).toEqual([
+      'cap-France',
+      'cap-Japan',
+      'cap-Peru',
+    ]);
+    expect(await page.textContent('tr[data-item-id="cap-Peru"]')).toContain('Lima (Peru)');
+    // An earlier version: the item as it was.
+    const versions = await page.$$eval('#dataset-version option', (els) => els.map((e) => (e as HTMLOptionElement).value).filter(Boolean));
+    expect(versions.length).toBeGreaterThanOrEqual(2); // each change is a version (two in one millisecond are one)
+    const earlier = versions
+      .map(Number)
+      .filter((v) => v <= before)
+      .sort((x, y) => y - x)[0]!;
+    await page.selectOption('#dataset-version', String(earlier));
+    await page.waitForFunction(() => !document.querySelector('tr[data-item-id="cap-Peru"]')?.textContent?.includes('(Peru)'));
+    expect(await page.textContent('tr[data-item-id="cap-Peru"]')).toContain('Lima');
+    mkdirSync(OUT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(OUT_DIR, 'viewer-dataset.png') });
+
+    expect(await page.$$eval('#dataset-runs tbody tr', (els) => els.map((e) => e.getAttribute('data-run-id')))).toEqual([
+      first.experimentId,
+      second.experimentId,
+    ]);
+    await page.check(`input[data-run="${first.experimentId}"]`);
+    await page.check(`input[data-run="${second.experimentId}"]`);
+    await page.click('button.compare');
+    await page.waitForSelector('#comparison');
+    const averages = await page.$$eval('#averages tbody tr', (els) =>
+      els.map((e) => [...e.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    expect(averages).toEqual([
+      ['exact', '0.333', '1'],
+      ['length', '4.667', '7'],
+    ]);
+    const cells = await page.$$eval('#comparison tbody tr', (els) =>
+      els.map((e) => [e.getAttribute('data-item-id'), ...[...e.querySelectorAll('td[data-run]')].map((td) => td.textContent)]),
+    );
+    expect(cells).toEqual([
+      ['cap-France', 'Parisexact: 1length: 5trace', 'Parisexact: 1length: 5trace'],
+      ['cap-Japan', 'Kyotoexact: 0length: 5trace', 'Tokyoexact: 1length: 5trace'],
+      ['cap-Peru', 'Limaexact: 0length: 4trace', 'Lima (Peru)exact: 1length: 11trace'],
+    ]);
+    mkdirSync(OUT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(OUT_DIR, 'viewer-compare.png'), fullPage: true });
+    expect(await cspViolations()).toEqual([]);
+  });
+
+  it('serves its favicon', async () => {
+    await page.goto(`${local.server.url}/`);
+    expect(await page.getAttribute('link[rel="icon"]', 'href')).toBe('/favicon.svg');
+    for (const icon of ['/favicon.svg', '/favicon.ico']) {
+      const res = await fetch(`${local.server.url}${icon}`);
+      expect([res.status, res.headers.get('content-type'), (await res.text()).startsWith('<svg')]).toEqual([200, 'image/svg+xml', true]);
+    }
+  });
+
+  it('shows the traces, prompts and datasets of a server with a data directory after it restarted', async () => {
+    const data = mkdtempSync(path.join(tmpdir(), 'obs-viewer-data-'));
+    try {
+      let server = await startObsServer({ data, quiet: true });
+      const traceId = hex(32);
+      const base = BigInt(Date.now()) * 1_000_000n;
+      await postOtlp(server, [
+        otlpSpan(traceId, hex(16), 'before-restart', base, 0, 1_000_000, { 'obs.observation.input': 'remember me' }),
+      ]);
+      const auth = `Basic ${Buffer.from(`${server.publicKey}:${server.secretKey}`).toString('base64')}`;
+      const post = (route: string, body: unknown) =>
+        fetch(`${server.url}${route}`, {
+          method: 'POST',
+          headers: { authorization: auth, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await post('/api/public/v2/prompts', { name: 'kept-prompt', prompt: 'Still here' })).status).toBe(200);
+      expect((await post('/api/public/v2/datasets', { name: 'kept-dataset' })).status).toBe(200);
+      expect((await post('/api/public/scores', [{ traceId, name: 'kept-score', value: 1 }])).status).toBe(200);
+      await server.close();
+
+      server = await startObsServer({ data, quiet: true });
+      try {
+        await page.goto(`${server.url}/`);
+        await page.waitForSelector(`tr[data-trace-id="${traceId}"]`);
+        expect(await page.textContent('#trace-count')).toBe('1 trace');
+        await page.fill('input[data-filter="q"]', 'remember');
+        await page.waitForSelector('.filters[data-q="remember"]');
+        expect(await page.$$eval('tr.row', (els) => els.map((e) => e.getAttribute('data-trace-id')))).toEqual([traceId]);
+        await page.click(`tr[data-trace-id="${traceId}"]`);
+        await page.waitForSelector('#scores');
+        expect(await page.textContent('#scores')).toContain('kept-score: 1');
+        await page.goto(`${server.url}/#/prompts`);
+        await page.waitForSelector('tr[data-prompt="kept-prompt"]');
+        await page.goto(`${server.url}/#/datasets`);
+        await page.waitForSelector('tr[data-dataset="kept-dataset"]');
+        expect(await cspViolations()).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
+import { defaultDataDir } from './data-dir.js';
 import { isLoopbackHost, isWildcardHost } from './http/hosts.js';
 import { printTracesAsTheyArrive } from './print-trace.js';
 import { startObsServer } from './server.js';
@@ -18,6 +19,11 @@ Options:
                       address makes the server reachable from the network, and the viewer then needs its token
   --allow-host <name> a host name requests may use besides loopback ones (repeatable; also
                       $OBS_LOCAL_ALLOWED_HOSTS, comma-separated); .example.test allows a domain and its subdomains
+  --data <dir>        keep traces, scores, datasets, prompts and media in this directory, across restarts
+                      (default: $OBS_LOCAL_DATA, else $XDG_DATA_HOME/obs-local-server or
+                      ~/.local/share/obs-local-server; macOS: ~/Library/Application Support/obs-local-server;
+                      Windows: %LOCALAPPDATA%\\obs-local-server)
+  --memory            keep everything in memory only: gone when the server stops
   --public-key <key>  accepted public key (default: pk-obs-local)
   --secret-key <key>  accepted secret key (default: sk-obs-local)
   --quiet             do not log rejected requests
@@ -48,6 +54,8 @@ export async function runCli(
       'allow-host': { type: 'string', multiple: true },
       'public-key': { type: 'string' },
       'secret-key': { type: 'string' },
+      data: { type: 'string' },
+      memory: { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -61,6 +69,8 @@ export async function runCli(
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${JSON.stringify(portText)}`);
 
+  if (values.memory && values.data !== undefined) throw new Error('--data and --memory exclude each other');
+  const data = values.memory ? undefined : (values.data ?? (env['OBS_LOCAL_DATA'] || undefined));
   const options: ObsServerOptions = {
     ...(values.host !== undefined && { host: values.host }),
     ...(values['allow-host'] !== undefined && { allowedHosts: values['allow-host'] }),
@@ -69,10 +79,23 @@ export async function runCli(
     ...(values.quiet !== undefined && { quiet: values.quiet }),
   };
   // The default port may be taken (another server, a second terminal): then any free one.
-  const server = await startObsServer({ ...options, port }).catch((err: NodeJS.ErrnoException) => {
-    if (given !== undefined || err.code !== 'EADDRINUSE') throw err;
-    return startObsServer({ ...options, port: 0 });
-  });
+  const start = (stored: ObsServerOptions) =>
+    startObsServer({ ...stored, port }).catch((err: NodeJS.ErrnoException) => {
+      if (given !== undefined || err.code !== 'EADDRINUSE') throw err;
+      return startObsServer({ ...stored, port: 0 });
+    });
+  let server: ObsServer;
+  if (values.memory || data !== undefined) {
+    server = await start({ ...options, ...(data !== undefined && { data }) });
+  } else {
+    // The default directory is a convenience: when it cannot be used, say so once and keep going in memory.
+    const dir = defaultDataDir(env);
+    server = await start({ ...options, data: dir }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') throw err;
+      console.warn(`[obs-local-server] ${err.message}; keeping traces in memory this time (--data <dir> picks another directory)`);
+      return start(options);
+    });
+  }
   print(startupText(server, values.host));
   return { server, stop: printTracesAsTheyArrive(server, (text) => print(`${text}\n`)) };
 }
@@ -82,7 +105,10 @@ function startupText(server: ObsServer, host: string | undefined): string {
   const env = Object.entries(server.env)
     .map(([name, value]) => `  ${name}=${value}`)
     .join('\n');
-  const paste = `  Paste into your app's environment:\n${env}\n\nTraces are printed as they arrive. Ctrl+C to stop.\n`;
+  const kept = server.dataFile
+    ? `  Data: ${server.dataFile} (kept across restarts; --memory keeps nothing)\n\n`
+    : '  Data: in memory, gone when the server stops (--data <dir> keeps it)\n\n';
+  const paste = `${kept}  Paste into your app's environment:\n${env}\n\nTraces are printed as they arrive. Ctrl+C to stop.\n`;
   if (host === undefined || isLoopbackHost(host)) {
     return `obs local server listening on ${server.url}\n\n  Trace viewer: ${server.viewerUrl}\n\n${paste}`;
   }

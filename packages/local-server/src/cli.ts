@@ -3,7 +3,7 @@
  * `obs-local-server` (`npx @obs/local-server`): runs the local obs server with its trace viewer,
  * prints the three `OBS_*` lines to paste, and prints every trace as it arrives.
  *
- * Usage: obs-local-server [--port 3100] [--host 127.0.0.1] [--allow-host name] [--public-key pk] [--secret-key sk] [--quiet]
+ * Usage: obs-local-server [--port 3100] [--host 127.0.0.1] [--allow-host name] [--data dir | --memory] [--public-key pk] [--secret-key sk] [--quiet]
  */
 import { runCli, USAGE } from './cli-run.js';
 

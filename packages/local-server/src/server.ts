@@ -55,8 +55,14 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * ```
  */
 export async function startObsServer(options: ObsServerOptions = {}): Promise<ObsServer> {
-  const server = new LocalObsServer(options, openStores(options));
-  await server.listen(options.port ?? 0);
+  const stores = openStores(options);
+  const server = new LocalObsServer(options, stores);
+  try {
+    await server.listen(options.port ?? 0);
+  } catch (err) {
+    stores.close(); // the port was taken: the database file is free for the next try
+    throw err;
+  }
   return server;
 }
 
@@ -145,7 +151,11 @@ class LocalObsServer implements ObsServer {
       ...promptRoutes(stores.prompts),
       ...experimentRoutes(stores.spans),
       ...traceDeletionRoutes(stores.spans, stores.scores),
-      ...mediaRoutes({ store: stores.media, signer: new UrlSigner(), asked: (record, id, url) => this.media.asked(record, id, url) }),
+      ...mediaRoutes({
+        store: stores.media,
+        signer: new UrlSigner(stores.urlKey),
+        asked: (record, id, url) => this.media.asked(record, id, url),
+      }),
     ];
   }
 
@@ -155,6 +165,10 @@ class LocalObsServer implements ObsServer {
     const host = this.host === 'localhost' ? DEFAULTS.host : this.host;
     const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${urlHost}:${this.port}`;
+  }
+
+  get dataFile(): string | undefined {
+    return this.stores.file;
   }
 
   get viewerUrl(): string {

@@ -171,6 +171,13 @@ export interface ObsServerOptions {
   onSpans?: (spans: DecodedSpan[]) => void;
   /** Largest request body (as received, before decoding) in bytes; larger ones get 413. Default 64 MiB. */
   maxBodyBytes?: number;
+  /**
+   * A directory to keep everything in (spans, scores, datasets, prompts, media), in the SQLite
+   * database `obs-local.sqlite` made there, so that a restart keeps it. Default: none, everything
+   * lives in memory until the server closes (what tests want). Needs Node.js 22.16+ or 24+
+   * (`node:sqlite` with FTS5).
+   */
+  data?: string;
 }
 
 /** A step of the media upload protocol, for {@link MediaInspector.injectFault}. */
@@ -254,12 +261,17 @@ export interface ObsServer {
   port: number;
   publicKey: string;
   secretKey: string;
+  /** The database file everything is kept in, or `undefined` when the server keeps it in memory. */
+  readonly dataFile: string | undefined;
   /** The variables that point an app at this server: `{ ...process.env, ...server.env }` for a child process. */
   readonly env: Readonly<{ OBS_BASE_URL: string; OBS_PUBLIC_KEY: string; OBS_SECRET_KEY: string }>;
   projectId: string;
   /** Every request received, in order (including rejected and faulted ones). */
   requests: RecordedRequest[];
-  /** Every accepted score (not the rejected ones), each as sent plus `receivedAt`. */
+  /**
+   * Every accepted score (not the rejected ones), each as sent plus `receivedAt`. In memory this
+   * is the live array (emptied in place by `reset()`); with a data directory, a copy read when asked.
+   */
   scores: ReceivedScore[];
   /** The `POST /api/public/scores` requests. */
   scoreRequests: RecordedRequest[];

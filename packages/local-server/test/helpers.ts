@@ -102,3 +102,27 @@ export const pb = {
     return Buffer.concat([pb.len(1, key), pb.len(2, anyValue)]);
   },
 };
+
+/** Spans of two experiment items and one plain span, exported as the SDK would. */
+export function experimentSpans(): ReadableSpan[] {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracer = provider.getTracer('obs-sdk', '6.0.0');
+  for (const [i, id] of ['exp-1', 'exp-1', 'exp-2'].entries()) {
+    tracer
+      .startSpan('experiment-item-run', {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          'obs.experiment.id': id,
+          'obs.experiment.name': `run ${id}`,
+          'obs.experiment.dataset.id': 'ds-1',
+          'obs.experiment.item.id': `item-${i}`,
+          'obs.experiment.item.version': '2026-01-01T00:00:00.000Z',
+          'obs.experiment.metadata': '{"m":1}',
+        },
+      })
+      .end();
+  }
+  tracer.startSpan('unrelated').end();
+  return exporter.getFinishedSpans();
+}

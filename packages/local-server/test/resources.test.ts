@@ -3,11 +3,9 @@
  * page-size cap), prompts (versions, labels), experiments derived from received spans, trace
  * deletion, and the contract's limits answered with a 4xx.
  */
-import { SpanKind } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startObsServer, type ObsServer } from '../src/index.js';
-import { basic, toProtobuf } from './helpers.js';
+import { basic, experimentSpans, toProtobuf } from './helpers.js';
 
 let obs: ObsServer;
 let auth: string;
@@ -83,30 +81,6 @@ describe('prompts', () => {
     expect((await call('POST', '/api/public/v2/prompts', { name: 'bad', type: 'chat', prompt: 'text' })).status).toBe(400);
   });
 });
-
-/** Spans of two experiment items and one plain span, exported as the SDK would. */
-function experimentSpans() {
-  const exporter = new InMemorySpanExporter();
-  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const tracer = provider.getTracer('obs-sdk', '6.0.0');
-  for (const [i, id] of ['exp-1', 'exp-1', 'exp-2'].entries()) {
-    tracer
-      .startSpan('experiment-item-run', {
-        kind: SpanKind.INTERNAL,
-        attributes: {
-          'obs.experiment.id': id,
-          'obs.experiment.name': `run ${id}`,
-          'obs.experiment.dataset.id': 'ds-1',
-          'obs.experiment.item.id': `item-${i}`,
-          'obs.experiment.item.version': '2026-01-01T00:00:00.000Z',
-          'obs.experiment.metadata': '{"m":1}',
-        },
-      })
-      .end();
-  }
-  tracer.startSpan('unrelated').end();
-  return exporter.getFinishedSpans();
-}
 
 describe('experiments and trace deletion', () => {
   it('derives experiments and their items from received spans; deleting traces removes spans and scores', async () => {

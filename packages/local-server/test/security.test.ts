@@ -65,13 +65,16 @@ describe('Host and Origin checks (DNS rebinding)', () => {
       await send(server.port, '/', host('attacker.example')),
       await send(server.port, TRACES, ingest, toProtobuf(makeSpans())),
       await send(server.port, '/api/public/health', host('attacker.example')),
+      await send(server.port, '/viewer-api/prompts', host('attacker.example')),
+      await send(server.port, '/viewer-api/compare?runs=a,b', host('attacker.example')),
+      await send(server.port, '/favicon.ico', host('attacker.example')),
     ];
-    expect(answers.map((a) => a.status)).toEqual([403, 403, 403, 403]);
+    expect(answers.map((a) => a.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
     expect(JSON.parse(answers[0]!.body).message).toMatch(/Host "attacker\.example:\d+" is not this machine/);
     expect(server.spans()).toHaveLength(0);
     expect(server.requests).toHaveLength(0);
     const lines = warn.mock.calls.map((c) => String(c[0]));
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(7);
     expect(lines[0]).toMatch(
       /^\[obs-local-server\] 403 GET \/viewer-api\/traces: Host "attacker\.example:\d+" is not this machine \(allow .*--allow-host/,
     );
@@ -215,9 +218,17 @@ describe("the viewer's response headers", () => {
     for (const path of [
       '/',
       '/viewer/app.js',
+      '/viewer/prompts.js',
       '/viewer/app.css',
+      '/favicon.ico',
       '/viewer-api/traces',
+      '/viewer-api/traces?q=anything',
       `/viewer-api/traces/${traceId}`,
+      '/viewer-api/prompts',
+      '/viewer-api/prompts/p',
+      '/viewer-api/datasets',
+      '/viewer-api/datasets/none',
+      '/viewer-api/compare?runs=a,b',
       '/viewer-api/nothing',
       '/viewer-api/events',
     ]) {
@@ -238,7 +249,7 @@ describe("the viewer's response headers", () => {
 describe('the CLI beyond loopback', () => {
   it('says the server is reachable from the network and how the viewer is protected; the printed address opens it', async () => {
     const printed: string[] = [];
-    const running = await runCli(['--host', '0.0.0.0', '--port', '0', '--quiet'], {}, (t) => printed.push(t));
+    const running = await runCli(['--host', '0.0.0.0', '--port', '0', '--quiet', '--memory'], {}, (t) => printed.push(t));
     try {
       const server = running!.server;
       const text = printed.join('\n');
@@ -262,7 +273,7 @@ describe('the CLI beyond loopback', () => {
 
   it('on loopback prints the viewer without a token, as before', async () => {
     const printed: string[] = [];
-    const running = await runCli(['--port', '0', '--quiet'], {}, (t) => printed.push(t));
+    const running = await runCli(['--port', '0', '--quiet', '--memory'], {}, (t) => printed.push(t));
     try {
       const server = running!.server;
       expect(printed[0]).toMatch(new RegExp(`^obs local server listening on ${server.url}\\n\\n  Trace viewer: ${server.url}/\\n`));

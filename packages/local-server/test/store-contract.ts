@@ -128,6 +128,52 @@ export function storeContract(name: string, open: () => ObsStores): void {
       expect(stores.traces.list({})).toEqual({ data: [], total: 0 });
     });
 
+    it('search: every word begins a word of the trace (names, inputs, outputs, metadata), case and accents ignored', () => {
+      stores.spans.add([
+        span(T1, 'a1', {
+          name: 'POST /chat',
+          start: 1000,
+          attributes: { 'obs.observation.input': '{"question":"Where is my Order 42?"}' },
+        }),
+        span(T1, 'a2', { parent: 'a1', name: 'chat-model', start: 1001, attributes: { 'obs.observation.output': 'It shipped yesterday' } }),
+        span(T2, 'b1', { name: 'résumé-writer', start: 2000, attributes: { 'obs.observation.metadata.customer.tier': 'Gold' } }),
+        span(T3, 'c1', { name: 'other', start: 3000, attributes: { 'obs.trace.name': 'nightly job', 'user.id': 'order' } }),
+      ]);
+      const found = (search: string, filter: Parameters<ObsStores['traces']['list']>[0] = {}) =>
+        stores.traces.list({ ...filter, search }).data.map((s) => s.id);
+      expect(found('order')).toEqual([T1]); // the user id is not searched
+      expect(found('ORD shipp')).toEqual([T1]); // words from two spans of one trace, as prefixes
+      expect(found('order gold')).toEqual([]);
+      expect(found('resume')).toEqual([T2]);
+      expect(found('tier')).toEqual([T2]); // a metadata key
+      expect(found('gold', { errorsOnly: true })).toEqual([]);
+      expect(found('nightly')).toEqual([T3]);
+      expect(found('"it\'s" OR *')).toEqual([T1]); // query syntax is read as words: it, s
+      expect(found('  ')).toEqual([T3, T2, T1]);
+      expect(stores.traces.list({ search: 'chat' }, 0)).toEqual({ data: [], total: 1 });
+      stores.spans.deleteTraces([T1]);
+      expect(found('order')).toEqual([]);
+      stores.spans.add([span(T1, 'a3', { name: 'order again', start: 4000 })]);
+      expect(found('order')).toEqual([T1]);
+    });
+
+    it('spans by prompt and of experiments; sub-millisecond trace times; a signing key', () => {
+      stores.spans.add([
+        span(T1, 'a1', { attributes: { 'obs.observation.prompt.name': 'greet', 'obs.observation.prompt.version': 2 } }),
+        span(T2, 'b1', { attributes: { 'obs.experiment.id': 'e1' } }),
+        span(T1, 'a2', { parent: 'a1', attributes: { 'obs.observation.prompt.name': 'greet' } }),
+        span(T3, 'c1', { attributes: { 'obs.observation.prompt.name': 'other' } }),
+      ]);
+      expect(stores.spans.spansByPrompt('greet').map((s) => s.spanId)).toEqual(['a1', 'a2']);
+      expect(stores.spans.experimentSpans().map((s) => s.spanId)).toEqual(['b1']);
+      const precise = span(T3, 'c2', { parent: 'c1' });
+      precise.startTimeUnixNano = 5_000_123_456n;
+      precise.endTimeUnixNano = 5_000_423_456n;
+      stores.spans.add([precise]);
+      expect(stores.traces.get(T3)).toMatchObject({ start: 1000, end: 5000.423 });
+      expect(stores.urlKey).toHaveLength(32);
+    });
+
     it('scores: kept in order, found by any field value, deleted by id and by trace (any case), cleared', () => {
       const { scores } = stores;
       scores.add([
@@ -197,6 +243,8 @@ export function storeContract(name: string, open: () => ObsStores): void {
       ]);
       expect(datasets.itemsAt(400).map((i) => i.id)).toEqual(['i1']);
       expect(datasets.itemsAt(160, 'b').map((i) => i.id)).toEqual(['i2']);
+      expect(datasets.versions('a')).toEqual([100, 200]);
+      expect(datasets.versions('b')).toEqual([150, 300]); // the deletion is a version too
       stores.clear();
       expect([datasets.datasets().length, datasets.itemsAt(400).length]).toEqual([0, 0]);
     });
@@ -256,6 +304,8 @@ export function storeContract(name: string, open: () => ObsStores): void {
         [2, ['latest']],
       ]);
       expect(prompts.versions('other')).toEqual([]);
+      prompts.save({ ...p(1, []), name: 'another' });
+      expect(prompts.names()).toEqual(['greet', 'another']);
       stores.clear();
       expect(prompts.versions('greet')).toEqual([]);
     });

@@ -1,13 +1,14 @@
 /**
  * Short-lived URLs that carry their own permission, as a storage bucket's presigned URLs do:
  * the media upload and download addresses the SDK uses without its keys. Each names one method
- * and one media id, expires, and is signed with a key made when the server starts.
+ * and one media id, expires, and is signed with the stores' key (kept with the data, so a URL
+ * outlives a restart of a server with a data directory).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Signs and checks `?expires=…&signature=…` for one method on one resource. */
 export class UrlSigner {
-  private readonly key = randomBytes(32);
+  constructor(private readonly key: Buffer) {}
 
   /** The query that lets `method` on `resource` until `ttlMs` from now, and when it expires. */
   sign(method: string, resource: string, ttlMs: number): { query: string; expiresAt: Date } {

@@ -17,8 +17,8 @@ export interface TraceFold {
 /** Folds one span into its trace's summary (`undefined` for the trace's first span). */
 export function foldSpan(fold: TraceFold | undefined, span: DecodedSpan): TraceFold {
   const a = span.attributes;
-  const start = Number(span.startTimeUnixNano / 1_000_000n);
-  const end = Number(span.endTimeUnixNano / 1_000_000n);
+  const start = epochMs(span.startTimeUnixNano);
+  const end = epochMs(span.endTimeUnixNano);
   const orphan = span.parentSpanId !== undefined;
   if (!fold) {
     fold = {
@@ -76,6 +76,11 @@ export function matchesTraceFilter(
   if (f.errorsOnly && !s.error) return false;
   if (f.experimentsOnly && s.experiment === null) return false;
   return true;
+}
+
+/** Epoch nanoseconds as milliseconds to the microsecond (a double holds epoch microseconds exactly). */
+export function epochMs(ns: bigint): number {
+  return Number(ns / 1000n) / 1000;
 }
 
 function traceName(span: DecodedSpan): string {

@@ -17,7 +17,9 @@ export function experimentRoutes(spans: SpanStore): ApiRoute[] {
       handle: ({ query: q }) => {
         const recent = since(q);
         if (!recent) return badSince(q);
-        const list = experiments(spans.spans()).filter((e) => (!q['datasetId'] || e.datasetId === q['datasetId']) && recent(e.createdAt));
+        const list = experiments(spans.experimentSpans()).filter(
+          (e) => (!q['datasetId'] || e.datasetId === q['datasetId']) && recent(e.createdAt),
+        );
         return answer(200, cursorPage(list, q));
       },
     },
@@ -27,7 +29,7 @@ export function experimentRoutes(spans: SpanStore): ApiRoute[] {
       handle: ({ query: q }) => {
         const recent = since(q);
         if (!recent) return badSince(q);
-        const items = experimentItems(spans.spans()).filter(
+        const items = experimentItems(spans.experimentSpans()).filter(
           (i) =>
             (!q['datasetId'] || i.datasetId === q['datasetId']) &&
             (!q['experimentName'] || i.experimentName === q['experimentName']) &&

@@ -9,10 +9,16 @@ import type { ViewerRoute } from './viewer-route.js';
 /** Where the page's files are: `viewer/` beside `dist/` in the package. */
 const STATIC_DIR = new URL('../../viewer/', import.meta.url);
 
+/** The page's modules, each served as `/viewer/<name>.js`. */
+const MODULES = ['app', 'dom', 'values', 'list', 'trace', 'session', 'experiments', 'prompts', 'datasets', 'diff'];
+
 const FILES: Array<[path: string, file: string, type: string]> = [
   ['/', 'index.html', 'text/html; charset=utf-8'],
-  ['/viewer/app.js', 'app.js', 'text/javascript; charset=utf-8'],
+  ...MODULES.map((m): [string, string, string] => [`/viewer/${m}.js`, `${m}.js`, 'text/javascript; charset=utf-8']),
   ['/viewer/app.css', 'app.css', 'text/css; charset=utf-8'],
+  // The tab's icon; browsers also ask for /favicon.ico on their own.
+  ['/favicon.svg', 'favicon.svg', 'image/svg+xml'],
+  ['/favicon.ico', 'favicon.svg', 'image/svg+xml'],
 ];
 
 /** One route per file of the page. */

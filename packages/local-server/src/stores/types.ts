@@ -4,11 +4,9 @@
  * touching a route.
  *
  * The routes only call these interfaces; `openStores` (./open.ts) picks the implementation once
- * per server. Today that is always memory (./memory/). A persistent implementation (SQLite,
- * issue 39) implements {@link ObsStores} in its own folder, and `openStores` returns it when the
- * options ask for a data directory. The methods are synchronous on purpose: node:sqlite's
- * `DatabaseSync` (and better-sqlite3) answer synchronously, and the test API the packages use
- * (`server.spans()`, `server.scores`) is synchronous too.
+ * per server: memory (./memory/, the tests' default) or SQLite in a data directory (./sqlite/).
+ * The methods are synchronous on purpose: node:sqlite's `DatabaseSync` answers synchronously,
+ * and the test API the packages use (`server.spans()`, `server.scores`) is synchronous too.
  *
  * Stores hold no HTTP or validation logic: routes validate, compute the record to keep
  * (numbering, label moves, merges) and hand it over; stores keep it and answer queries.
@@ -29,6 +27,10 @@ export interface SpanStore {
   spansByName(name: string | RegExp): DecodedSpan[];
   /** Distinct trace ids, in first-seen order. */
   traceIds(): string[];
+  /** Spans that used the prompt of this name (`obs.observation.prompt.name`), in arrival order. */
+  spansByPrompt(name: string): DecodedSpan[];
+  /** Spans that carry `obs.experiment.id` (experiment items), in arrival order. */
+  experimentSpans(): DecodedSpan[];
   /** Forgets the spans of these traces (lower-case ids); returns how many spans went. */
   deleteTraces(traceIds: readonly string[]): number;
   clear(): void;
@@ -43,7 +45,7 @@ export interface TraceSummary {
   userId: string | null;
   sessionId: string | null;
   tags: string[];
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds, to the microsecond (a fraction). */
   start: number;
   end: number;
   observations: number;
@@ -64,11 +66,16 @@ export interface TraceFilter {
   tag?: string;
   errorsOnly?: boolean;
   experimentsOnly?: boolean;
+  /**
+   * Full-text search over the names, inputs, outputs and metadata of the trace's observations:
+   * every word of it must begin a word of the trace's text (case and accents ignored).
+   */
+  search?: string;
 }
 
 /**
  * The trace summaries (a read model of the spans): the memory store folds them from its span
- * store when read; a database would keep them in a table written with the spans.
+ * store when read; the SQLite store keeps them in a table written with the spans.
  */
 export interface TraceStore {
   /** Matching summaries, newest first, at most `limit`; `total` counts every match. */
@@ -128,6 +135,8 @@ export interface DatasetStore {
   itemAt(id: string, at: number): StoredDatasetItem | undefined;
   /** Every item as it was at `at`, in order of first creation, optionally of one dataset. */
   itemsAt(at: number, datasetName?: string): StoredDatasetItem[];
+  /** The dataset's versions: each time (epoch ms) one of its items changed, oldest first. */
+  versions(datasetName: string): number[];
   clear(): void;
 }
 
@@ -148,6 +157,8 @@ export interface StoredPrompt {
 export interface PromptStore {
   /** The versions of a prompt, oldest first. */
   versions(name: string): StoredPrompt[];
+  /** Every prompt's name, in order of creation. */
+  names(): string[];
   /** Creates or replaces the version `prompt.version` of `prompt.name`. */
   save(prompt: StoredPrompt): void;
   clear(): void;
@@ -178,6 +189,10 @@ export interface ObsStores {
   readonly datasets: DatasetStore;
   readonly prompts: PromptStore;
   readonly media: MediaStore;
+  /** The key media URLs are signed with: kept with the data, so a URL answered before a restart still works. */
+  readonly urlKey: Buffer;
+  /** The database file, or `undefined` in memory. */
+  readonly file: string | undefined;
   /** Forgets everything (`ObsServer.reset()`). */
   clear(): void;
   /** Releases what the stores hold open (a database file); the server calls it once, on close. */

@@ -3,13 +3,14 @@
  * v2 read gives them, and scores), and a session's traces with each root's input and output.
  */
 import { spanToObservation, type ObservationV2 } from '../model/observations.js';
+import { epochMs } from '../model/trace-summary.js';
 import type { ObsStores, TraceSummary } from '../stores/types.js';
 import type { AttrValue, ReceivedScore } from '../types.js';
 
 /** Most rows one list request returns. */
 const MAX_LIST = 500;
 
-/** Trace summaries, newest first, filtered by name, user, session, tag and errors only. */
+/** Trace summaries, newest first, filtered by name, user, session, tag, errors only and searched text (`q`). */
 export function traceList(stores: ObsStores, q: URLSearchParams): { data: TraceSummary[]; total: number } {
   const errors = q.get('errors') === '1' || q.get('errors') === 'true';
   const filter = {
@@ -18,19 +19,23 @@ export function traceList(stores: ObsStores, q: URLSearchParams): { data: TraceS
     sessionId: q.get('session') ?? undefined,
     tag: q.get('tag') ?? undefined,
     errorsOnly: errors,
+    search: q.get('q') ?? undefined,
   };
   return stores.traces.list(filter, Math.min(Number(q.get('limit')) || 200, MAX_LIST));
 }
 
-/** One trace: its summary, observations (as the v2 read gives them) and scores. */
+/** An observation as the viewer reads it: the v2 read's, with its start and duration to the microsecond. */
+export type ViewerObservation = ObservationV2 & { startMs: number; durationMs: number };
+
+/** One trace: its summary, observations (as the v2 read gives them, in order of start) and scores. */
 export function traceDetail(
   stores: ObsStores,
   traceId: string,
-): { summary: TraceSummary | null; observations: ObservationV2[]; scores: ReceivedScore[] } {
+): { summary: TraceSummary | null; observations: ViewerObservation[]; scores: ReceivedScore[] } {
   const observations = stores.spans
     .spansByTrace(traceId)
-    .map(spanToObservation)
-    .sort((a, b) => a.startTime.localeCompare(b.startTime));
+    .map((span) => ({ ...spanToObservation(span), startMs: epochMs(span.startTimeUnixNano), durationMs: span.durationMs }))
+    .sort((a, b) => a.startMs - b.startMs);
   return { summary: stores.traces.get(traceId) ?? null, observations, scores: stores.scores.find({ traceId: [traceId] }) };
 }
 

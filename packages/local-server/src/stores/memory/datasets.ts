@@ -48,6 +48,14 @@ export class MemoryDatasetStore implements DatasetStore {
     return out;
   }
 
+  versions(datasetName: string): number[] {
+    const times = new Set<number>();
+    for (const history of this.items.values()) {
+      if (history.some((r) => r.item?.datasetName === datasetName)) for (const r of history) times.add(r.at);
+    }
+    return [...times].sort((a, b) => a - b);
+  }
+
   clear(): void {
     this.byName.clear();
     this.items.clear();

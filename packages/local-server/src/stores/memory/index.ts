@@ -1,6 +1,7 @@
 /**
  * The in-memory stores: what the server keeps lives as long as the process (the tests' choice).
  */
+import { randomBytes } from 'node:crypto';
 import type { ObsStores } from '../types.js';
 import { MemoryDatasetStore } from './datasets.js';
 import { MemoryMediaStore } from './media.js';
@@ -19,6 +20,8 @@ export function createMemoryStores(): ObsStores {
     datasets: new MemoryDatasetStore(),
     prompts: new MemoryPromptStore(),
     media: new MemoryMediaStore(),
+    urlKey: randomBytes(32),
+    file: undefined,
     clear() {
       spans.clear();
       stores.scores.clear();

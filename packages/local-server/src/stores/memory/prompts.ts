@@ -11,6 +11,10 @@ export class MemoryPromptStore implements PromptStore {
     return [...(this.byName.get(name) ?? [])];
   }
 
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
   save(prompt: StoredPrompt): void {
     const list = this.byName.get(prompt.name) ?? [];
     const index = list.findIndex((p) => p.version === prompt.version);

@@ -61,6 +61,14 @@ export class MemorySpanStore implements SpanStore {
     return [...this.byTrace.keys()];
   }
 
+  spansByPrompt(name: string): DecodedSpan[] {
+    return this.all.filter((s) => s.attributes['obs.observation.prompt.name'] === name);
+  }
+
+  experimentSpans(): DecodedSpan[] {
+    return this.all.filter((s) => s.attributes['obs.experiment.id'] !== undefined);
+  }
+
   /** Forgets the spans of these traces; returns how many spans went. */
   deleteTraces(traceIds: readonly string[]): number {
     const gone = new Set(traceIds.map((id) => id.toLowerCase()));
