@@ -1,5 +1,5 @@
 /** The options of `ObsSpanProcessor` (and of `initObs`), in one place for the processor and the exporter it builds. */
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '../tracing/sdk-types.js';
 import type { ObsConnectionOptions } from '../config/connection.js';
 import type { FrameworkSpansMode } from './pipeline/foreign-spans.js';
 import type { MaskFunction } from './pipeline/mask.js';

@@ -5,7 +5,7 @@
  * transport with its retry buffer).
  */
 import type { Context } from '@opentelemetry/api';
-import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SdkSpan as Span, SpanExporter, SpanProcessor } from '../tracing/sdk-types.js';
 import { readEnv } from '../config/env.js';
 import { numberOption, secondsToTimerMs } from '../config/numeric-option.js';
 import { logger } from '../util/logger.js';

@@ -5,7 +5,7 @@
  * agent with the final answer, `ai.toolCall` a tool, `*.doEmbed` an embedding under a chain.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
 import { aiSdkMessages, aiSdkPrompt, aiSdkToolCalls, assistantMessage } from './messages.js';
 import {

@@ -7,7 +7,7 @@
  * AI SDK's `embed` around its model calls, is a chain).
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
 import { semconvMessages, systemMessages } from './messages.js';
 import { completionStartAfter, markUnfinished, ObsReading, parseJson, parseJsonArray, readError } from './span-reading.js';

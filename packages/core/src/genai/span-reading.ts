@@ -4,7 +4,7 @@
  * level a failed or cut-off call gets, and time-to-first-chunk as `completion_start_time`.
  */
 import { SpanStatusCode, type Attributes, type AttributeValue, type HrTime } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes } from '../tracing/attributes.js';
 import { toAttributeString } from '../util/serialize.js';
 

@@ -1,5 +1,5 @@
 /** The options of `initObs`, and the modes it reports. */
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { SpanProcessor } from '../tracing/sdk-types.js';
 import type { ObsClientOptions } from '../client/options.js';
 import type { ObsSpanProcessorOptions } from '../export/options.js';
 

@@ -20,8 +20,12 @@ export type { ObsInitOptions, ObsTracingMode } from './init-options.js';
 export interface ObsHandle {
   client: ObsClient;
   spanProcessor: ObsSpanProcessor;
-  /** `registered`: obs owns the global provider; `attached`: obs added its processor to an existing one; `isolated`: obs spans use a private provider. */
-  mode: ObsTracingMode;
+  /**
+   * `registered`: obs owns the global provider; `attached`: obs added its processor to the app's;
+   * `isolated`: obs spans use a private provider beside the app's. A provider the app registers
+   * after obs takes over from `registered` (then `attached` or `isolated`).
+   */
+  readonly mode: ObsTracingMode;
   /**
    * Resolves when every span and score accepted so far is on the server, or after `timeoutMs`
    * (default `shutdownTimeout`, 15 s): then one line says what is not delivered yet, and it stays
@@ -46,8 +50,9 @@ export function getObsHandle(): ObsHandle | undefined {
 /**
  * Sets tracing up in one call: tracer provider, async context, `ObsSpanProcessor`, client.
  * Idempotent: a second call returns the first handle (dev reloads, several adapters). When
- * another tracer provider is registered (Sentry, `@vercel/otel`), obs attaches its processor
- * to it where it can, else runs an isolated provider for obs spans, and logs which it chose.
+ * another tracer provider is registered (Sentry, `@vercel/otel`), before or after obs, obs
+ * attaches its processor to it where it can, else runs an isolated provider for obs spans, and
+ * logs which it chose.
  * Never throws: without keys or base URL it warns once and exports nothing.
  */
 export function initObs(options: ObsInitOptions = {}): ObsHandle {
@@ -73,7 +78,6 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     ...options.client,
   });
   const tracing = wireTracing(spanProcessor, options, existingProcessor !== undefined);
-  const { mode } = tracing;
   // AI SDK 7 traces only through a registered integration: obs stands one in if the app has none.
   const unregisterAiSdk = registerAiSdkTelemetry();
   // One deadline for everything the handle delivers: spans and scores (and any kind added later).
@@ -81,13 +85,19 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
   const handle: ObsHandle = {
     client,
     spanProcessor,
-    mode,
+    get mode() {
+      return tracing.mode;
+    },
     async flush(flushOptions) {
       await drains.flush(flushOptions);
     },
     async shutdown(shutdownOptions) {
       await drains.shutdown(
-        () => Promise.all([tracing.provider ? tracing.provider.shutdown() : spanProcessor.shutdown(), client.shutdown()]),
+        // The providers one after another: the first stops the span processor, the rest find it stopped.
+        () => Promise.all([(async () => {
+          for (const provider of tracing.providers) await provider.shutdown();
+          await spanProcessor.shutdown();
+        })(), client.shutdown()]),
         shutdownOptions,
       );
       if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
@@ -100,6 +110,6 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     // Bounded, so a black-holed server cannot hold the process past a grace period.
     installShutdownHooks(drains, spanProcessor.shutdownTimeoutMs);
   }
-  reportStartup({ mode, exporting: spanProcessor.enabled, foreign, options });
+  reportStartup({ mode: tracing.mode, exporting: spanProcessor.enabled, foreign, options });
   return handle;
 }

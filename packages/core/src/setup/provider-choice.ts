@@ -1,29 +1,33 @@
 /**
- * Which tracer provider obs spans go through, decided once at `initObs`: obs's own, registered
- * globally (`registered`); the app's, with obs's processor added (`attached`); or a private one
- * beside an app provider that takes no processors (`isolated`). Also makes sure an async context
- * manager runs, whoever registered the provider.
+ * Which tracer provider obs spans go through, decided at `initObs` and again when the app
+ * registers a provider after obs: obs's own, registered globally until another takes its place
+ * (`registered`); the app's, with obs's processor added (`attached`); or a private one beside an
+ * app provider that takes no processors (`isolated`). Also makes sure an async context manager
+ * runs, whoever registered the provider.
  */
+import { context, createContextKey, ProxyTracerProvider, trace, type TracerProvider } from '@opentelemetry/api';
 import { readEnv } from '../config/env.js';
-import { context, createContextKey, propagation, ProxyTracerProvider, trace, type TracerProvider } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ObsSpanProcessor } from '../export/span-processor.js';
 import { bridgeLlmTracers } from '../tracing/llm-tracer-bridge.js';
+import { ObsContextManager } from '../tracing/provider/context-manager.js';
 import { LightTracerProvider } from '../tracing/provider/light-provider.js';
+import { w3cPropagator } from '../tracing/provider/propagators.js';
+import { resourceFromAttributes } from '../tracing/provider/resource.js';
+import { YieldingTracerProvider } from '../tracing/provider/yielding-provider.js';
+import type { SpanProcessor } from '../tracing/sdk-types.js';
 import { setObsTracerProvider } from '../tracing/tracer.js';
 import { logger } from '../util/logger.js';
 import { SDK_VERSION } from '../util/version.js';
 import type { ObsInitOptions, ObsTracingMode } from './init-options.js';
+import { describeProvider } from './provider-info.js';
+import { registerYielding, unregisterYielding } from './yielding-registration.js';
 
 /** How obs spans were wired into the process, and how to undo it at shutdown. */
 export interface TracingWiring {
-  mode: ObsTracingMode;
-  /** The provider obs created (shut down with the handle), if any. */
-  provider?: OwnProvider;
+  /** The current mode: `registered` turns into `attached` or `isolated` when the app registers a provider after obs. */
+  readonly mode: ObsTracingMode;
+  /** The providers obs created (shut down with the handle). */
+  readonly providers: readonly LightTracerProvider[];
   /** Undoes what the wiring registered, so a later `initObs` starts clean. */
   unwire(): void;
 }
@@ -32,87 +36,112 @@ export interface TracingWiring {
  * Wires `processor` into the process. `reused`: the registered provider already has this
  * processor (the user built it with `ObsSpanProcessor`), so obs only adds its private provider.
  */
-export function wireTracing(processor: SpanProcessor, options: ObsInitOptions, reused: boolean): TracingWiring {
-  const { mode, provider, bridge } = reused
-    ? { mode: 'attached' as const, provider: privateProvider(processor, options), bridge: undefined }
-    : wireProvider(processor, options);
-  return {
-    mode,
-    provider,
-    unwire() {
-      if (mode !== 'registered') setObsTracerProvider(undefined);
-      bridge?.();
-      // Unregister the provider we registered, so a later initObs() starts clean instead of
-      // "attaching" to this shut-down one (and ignoring its new options).
-      if (mode === 'registered' && provider && registeredProvider() === provider) trace.disable();
-    },
-  };
+export function wireTracing(processor: ObsSpanProcessor, options: ObsInitOptions, reused: boolean): TracingWiring {
+  const wiring = new Wiring(processor, options);
+  const foreign = registeredProvider();
+  if (reused) wiring.usePrivateProvider();
+  else if (foreign) wiring.joinForeign(foreign, 'initObs: another OpenTelemetry tracer provider is registered');
+  else wiring.registerOwn();
+  return wiring;
 }
 
-function wireProvider(
-  processor: SpanProcessor,
-  options: ObsInitOptions,
-): { mode: ObsTracingMode; provider?: OwnProvider; bridge?: () => void } {
-  const foreign = registeredProvider();
-  if (foreign && attachProcessor(foreign, processor)) {
+class Wiring implements TracingWiring {
+  mode: ObsTracingMode = 'registered';
+  readonly providers: LightTracerProvider[] = [];
+  /** obs's provider with the user's `spanProcessors`, once created. */
+  private own?: LightTracerProvider;
+  private removeBridge?: () => void;
+
+  constructor(
+    private readonly processor: ObsSpanProcessor,
+    private readonly options: ObsInitOptions,
+  ) {}
+
+  /**
+   * Nothing registered: obs's provider, context manager and propagator go into the global slots,
+   * each giving way when the app registers its own; the app's provider then gets obs's processor.
+   */
+  registerOwn(): void {
+    const own = this.ownProvider();
+    // obs spans go straight to obs's provider; everyone else's through the yielding one.
+    setObsTracerProvider(own);
+    const yielding = new YieldingTracerProvider(own);
+    registerYielding({ provider: yielding, contextManager: new ObsContextManager(), propagator: w3cPropagator() }, (app) => {
+      // Tracers handed out so far (instrumentations, LLM libraries) start their next span on the app's.
+      yielding.handOver(app);
+      try {
+        this.joinForeign(app, `initObs: ${describeProvider(app)} was registered after obs and took over the global tracer provider`);
+      } catch (err) {
+        logger.warn(`could not join the tracer provider registered after obs: ${String(err)}`);
+      }
+    });
+  }
+
+  /** Another provider is registered: attach to it, or run beside it when it takes no processors. */
+  joinForeign(foreign: TracerProvider, why: string): void {
     // A provider set with trace.setGlobalTracerProvider() alone has no async context: without
     // it observations would not nest and propagateAttributes would not reach child spans.
     ensureContextManager();
-    logger.info('initObs: another OpenTelemetry tracer provider is registered; obs attached its span processor to it');
-    return { mode: 'attached', provider: privateProvider(processor, options) };
+    if (findObsProcessor(foreign) || attachProcessor(foreign, this.processor)) {
+      this.mode = 'attached';
+      this.usePrivateProvider();
+      logger.info(`${why}; obs attached its span processor to it`);
+      return;
+    }
+    // The provider takes no processors: keep obs spans apart rather than dropping them.
+    this.mode = 'isolated';
+    const own = this.ownProvider();
+    setObsTracerProvider(own);
+    // LLM libraries' spans inside obs work still join the obs tree.
+    this.removeBridge = bridgeLlmTracers(foreign, own);
+    logger.warn(
+      `${why} and it cannot take the obs span processor; ` +
+        "obs spans use an isolated provider (spans of other tracers are not exported to obs, but LLM libraries' spans inside obs work are). " +
+        'Add ObsSpanProcessor to your provider to trace everything.',
+    );
   }
-  const provider = obsProvider(processor, options);
-  if (!foreign) {
-    provider.register();
-    return { mode: 'registered', provider };
+
+  /**
+   * Attached to the app's provider: obs observations start on a provider of their own (same
+   * context, so they nest as before) unless `shareObservations`, so prompts and outputs do not
+   * reach the app's other exporters.
+   */
+  usePrivateProvider(): void {
+    if (this.mode === 'registered') this.mode = 'attached';
+    if (this.options.shareObservations) return setObsTracerProvider(undefined);
+    ensureContextManager();
+    setObsTracerProvider(this.newProvider([]));
   }
-  // Someone else owns the global provider and it takes no processors: keep obs spans apart
-  // rather than dropping them, and make sure async context still flows.
-  ensureContextManager();
-  setObsTracerProvider(provider);
-  // LLM libraries' spans inside obs work still join the obs tree.
-  const bridge = bridgeLlmTracers(foreign, provider);
-  logger.warn(
-    'initObs: another OpenTelemetry tracer provider is registered and cannot take the obs span processor; ' +
-      "obs spans use an isolated provider (spans of other tracers are not exported to obs, but LLM libraries' spans inside obs work are). " +
-      'Add ObsSpanProcessor to your provider to trace everything.',
-  );
-  return { mode: 'isolated', provider, bridge };
+
+  unwire(): void {
+    setObsTracerProvider(undefined);
+    this.removeBridge?.();
+    unregisterYielding();
+  }
+
+  private ownProvider(): LightTracerProvider {
+    return (this.own ??= this.newProvider(this.options.spanProcessors ?? []));
+  }
+
+  private newProvider(spanProcessors: SpanProcessor[]): LightTracerProvider {
+    const provider = new LightTracerProvider({
+      resource: resourceFromAttributes({
+        'service.name': this.options.serviceName ?? readEnv('OTEL_SERVICE_NAME') ?? 'obs-app',
+        'telemetry.sdk.name': 'obs',
+        'telemetry.sdk.version': SDK_VERSION,
+      }),
+      spanProcessors: [...spanProcessors, this.processor],
+    });
+    this.providers.push(provider);
+    return provider;
+  }
 }
 
-/**
- * Attached to the app's provider: obs observations start on a provider of their own (same
- * context, so they nest as before) unless `shareObservations`, so prompts and outputs do not
- * reach the app's other exporters.
- */
-function privateProvider(processor: SpanProcessor, options: ObsInitOptions): OwnProvider | undefined {
-  if (options.shareObservations) return undefined;
-  ensureContextManager();
-  const provider = obsProvider(processor, { ...options, spanProcessors: [] });
-  setObsTracerProvider(provider);
-  return provider;
-}
-
-/** A tracer provider obs creates: its own light one, or the SDK's when a sampler is configured. */
-type OwnProvider = LightTracerProvider | NodeTracerProvider;
-
-function obsProvider(processor: SpanProcessor, options: ObsInitOptions): OwnProvider {
-  const settings = {
-    resource: resourceFromAttributes({
-      'service.name': options.serviceName ?? readEnv('OTEL_SERVICE_NAME') ?? 'obs-app',
-      'telemetry.sdk.name': 'obs',
-      'telemetry.sdk.version': SDK_VERSION,
-    }),
-    spanProcessors: [...(options.spanProcessors ?? []), processor],
-  };
-  // The light provider samples everything (parent-based); a configured sampler needs the SDK's.
-  return readEnv('OTEL_TRACES_SAMPLER') ? new NodeTracerProvider(settings) : new LightTracerProvider(settings);
-}
-
-/** The globally registered SDK provider, unless it is the no-op one. */
+/** The globally registered provider, unless it is the no-op one or obs's own. */
 export function registeredProvider(): TracerProvider | undefined {
   const global = trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
   const delegate = global.getDelegate ? global.getDelegate() : global;
+  if (delegate instanceof YieldingTracerProvider) return delegate.handedOver ? delegate.current : undefined;
   return isNoopProvider(delegate) ? undefined : delegate;
 }
 
@@ -133,12 +162,9 @@ export function findObsProcessor(provider: TracerProvider): ObsSpanProcessor | u
   return processorsOf(provider)?.find((p): p is ObsSpanProcessor => p instanceof ObsSpanProcessor);
 }
 
-/** Adds our processor to a provider: the public API of SDK 1.x, else SDK 2.x's processor list. */
+/** Adds our processor to a provider: the public API of SDK 1.x, else the processor list of SDK 2.x and 3.x. */
 function attachProcessor(provider: TracerProvider, processor: SpanProcessor): boolean {
-  const p = provider as TracerProvider & {
-    addSpanProcessor?: (sp: SpanProcessor) => void;
-    _activeSpanProcessor?: { _spanProcessors?: SpanProcessor[] };
-  };
+  const p = provider as TracerProvider & { addSpanProcessor?: (sp: SpanProcessor) => void };
   try {
     if (typeof p.addSpanProcessor === 'function') {
       p.addSpanProcessor(processor);
@@ -155,12 +181,10 @@ function attachProcessor(provider: TracerProvider, processor: SpanProcessor): bo
   return false;
 }
 
+/** Registers obs's context manager and propagator (yielding) when no working context manager is registered. */
 function ensureContextManager(): void {
   // By behaviour again (minified bundles rename NoopContextManager): does a value survive `with`?
   const key = createContextKey('obs.probe');
   const works = context.with(context.active().setValue(key, true), () => context.active().getValue(key) === true);
-  if (!works) {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  }
+  if (!works) registerYielding({ contextManager: new ObsContextManager(), propagator: w3cPropagator() });
 }

@@ -1,7 +1,8 @@
 /**
  * obs's own tracer provider (`LightTracerProvider`, what `initObs` registers): its spans are
- * OpenTelemetry spans to everything else (API, processors, exporters), sampled as the SDK's
- * default, limited as the SDK's env says, and what they carry reaches the server intact.
+ * OpenTelemetry spans to everything else (API, processors, exporters), sampled as the SDK
+ * samples (OTEL_TRACES_SAMPLER), limited as the SDK's env says, and what they carry reaches the
+ * server intact.
  */
 
 import { setupObsServer } from '@obs/local-server/testing';
@@ -14,6 +15,7 @@ import { initObs, ObsSpanProcessor, startActiveObservation } from '../../src/ind
 import { LayeredContext, layer, SPAN_KEY } from '../../src/tracing/layered-context.js';
 import { LightSpan } from '../../src/tracing/provider/light-span.js';
 import { LightTracerProvider } from '../../src/tracing/provider/light-provider.js';
+import { YieldingTracerProvider } from '../../src/tracing/provider/yielding-provider.js';
 import { newSpanId, newTraceId } from '../../src/tracing/provider/span-ids.js';
 import { only, TRACING_KEYS } from './harness.js';
 
@@ -37,26 +39,61 @@ function providerWith(...processors: SpanProcessor[]): LightTracerProvider {
   return new LightTracerProvider({ resource: defaultResource(), spanProcessors: processors });
 }
 
-const ENV = ['OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT', 'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT', 'OTEL_TRACES_SAMPLER'] as const;
+const ENV = [
+  'OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT',
+  'OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
+] as const;
 afterEach(() => {
   for (const name of ENV) delete process.env[name];
 });
 
 describe('LightTracerProvider', () => {
-  it('is what initObs registers, and the SDK provider when a sampler is configured', async () => {
+  it('is what initObs registers (behind the yielding provider), and samples as OTEL_TRACES_SAMPLER says', async () => {
     trace.disable();
-    const handle = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushOnExit: false });
+    const keys = { baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushOnExit: false };
+    const handle = initObs(keys);
     const delegate = (trace.getTracerProvider() as { getDelegate(): unknown }).getDelegate();
     expect(handle.mode).toBe('registered');
-    expect(delegate).toBeInstanceOf(LightTracerProvider);
+    expect(delegate).toBeInstanceOf(YieldingTracerProvider);
+    expect((delegate as YieldingTracerProvider).own).toBeInstanceOf(LightTracerProvider);
     expect(trace.getTracer('any').startSpan('s')).toBeInstanceOf(LightSpan);
     await handle.shutdown();
 
-    process.env.OTEL_TRACES_SAMPLER = 'parentbased_always_on';
-    const sdk = initObs({ baseUrl: server.url, publicKey: server.publicKey, secretKey: server.secretKey, flushOnExit: false });
-    const other = (trace.getTracerProvider() as { getDelegate(): { constructor: { name: string } } }).getDelegate();
-    expect(other.constructor.name).toBe('NodeTracerProvider');
-    await sdk.shutdown();
+    const sampledIn = (sampler: string, arg?: string) => {
+      process.env.OTEL_TRACES_SAMPLER = sampler;
+      if (arg === undefined) delete process.env.OTEL_TRACES_SAMPLER_ARG;
+      else process.env.OTEL_TRACES_SAMPLER_ARG = arg;
+      const tracer = providerWith().getTracer('t');
+      const roots = Array.from({ length: 400 }, () => tracer.startSpan('r'));
+      const sampledParent = roots.find((r) => r.isRecording())!;
+      const unsampledParent = trace.wrapSpanContext({ traceId: newTraceId(), spanId: newSpanId(), traceFlags: TraceFlags.NONE });
+      const child = (parent: ReturnType<typeof tracer.startSpan> | undefined) =>
+        parent ? tracer.startSpan('c', {}, trace.setSpan(ROOT_CONTEXT, parent)).isRecording() : undefined;
+      return {
+        roots: roots.filter((r) => r.isRecording()).length,
+        childOfSampled: child(sampledParent),
+        childOfUnsampled: child(unsampledParent),
+      };
+    };
+    expect(sampledIn('always_on')).toEqual({ roots: 400, childOfSampled: true, childOfUnsampled: true });
+    expect(sampledIn('parentbased_always_on')).toEqual({ roots: 400, childOfSampled: true, childOfUnsampled: false });
+    expect(sampledIn('always_off')).toEqual({ roots: 0, childOfSampled: undefined, childOfUnsampled: false });
+    // A ratio of 0.25 keeps about a quarter of the roots (random trace ids: a wide margin), children follow.
+    const quarter = sampledIn('parentbased_traceidratio', '0.25');
+    expect(quarter.roots).toBeGreaterThan(40);
+    expect(quarter.roots).toBeLessThan(160);
+    expect(quarter.childOfSampled).toBe(true);
+    expect(quarter.childOfUnsampled).toBe(false);
+    // The SDK's decision for a given trace id: its 32-bit words XORed, compared with ratio x (2^32 - 1).
+    process.env.OTEL_TRACES_SAMPLER = 'traceidratio';
+    process.env.OTEL_TRACES_SAMPLER_ARG = '0.5';
+    const { samplerFromEnv } = await import('../../src/tracing/provider/sampler.js');
+    const ratio = samplerFromEnv();
+    expect(ratio.root('7ffffffe000000000000000000000000')).toBe(true);
+    expect(ratio.root('80000000000000000000000000000000')).toBe(false);
+    delete process.env.OTEL_TRACES_SAMPLER_ARG;
   });
 
   it('gives processors a ReadableSpan: times, parent, scope, resource, status, events, links', () => {

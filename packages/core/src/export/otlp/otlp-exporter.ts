@@ -1,6 +1,6 @@
 import { context, ROOT_CONTEXT } from '@opentelemetry/api';
-import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { ExportResultCode, type ExportResult, type ReadableSpan } from '../../tracing/sdk-types.js';
+import { suppressTracing } from '../../tracing/suppress.js';
 import { basicAuth, sdkHeaders } from '../../config/connection.js';
 import { logger } from '../../util/logger.js';
 import { INSPECT_CUSTOM, inspectSummary, maskSecret } from '../../util/secret-inspect.js';

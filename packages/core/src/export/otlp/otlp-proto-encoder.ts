@@ -11,7 +11,7 @@
  * `InstrumentationScope` messages encoded once per object and reused by every later batch.
  */
 import type { Attributes, Link, SpanContext } from '@opentelemetry/api';
-import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, TimedEvent } from '../../tracing/sdk-types.js';
 import {
   allocate,
   beginSizing,

@@ -9,7 +9,7 @@
  * Another exporter gets span objects in batches, as OpenTelemetry's `BatchSpanProcessor` hands
  * them over.
  */
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanExporter } from '../../tracing/sdk-types.js';
 import { logger } from '../../util/logger.js';
 import { isNodeRuntime } from '../../util/runtime.js';
 import { type EncodedExporter, isEncodedExporter, type SpanBatchEncoder } from './exporter-capabilities.js';

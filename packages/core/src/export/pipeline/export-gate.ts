@@ -2,7 +2,7 @@
  * Which ended spans leave the process, and in what form: the export filter (`shouldExportSpan`,
  * framework spans when kept), then the user's mask and the per-value size cap.
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '../../tracing/sdk-types.js';
 import { logger } from '../../util/logger.js';
 import type { FrameworkSpansMode } from './foreign-spans.js';
 import { applyMask, type MaskFunction } from './mask.js';

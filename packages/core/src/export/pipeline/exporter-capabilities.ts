@@ -6,8 +6,7 @@
  * objects in batches, as OpenTelemetry's `BatchSpanProcessor` hands them over, and a flush the
  * processor bounds from outside.
  */
-import type { ExportResult } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import type { ExportResult, ReadableSpan, SpanExporter } from '../../tracing/sdk-types.js';
 import type { Leftover } from '../../delivery/drain.js';
 
 /** A batch being encoded: spans go in one by one and are serialised as they are added. */

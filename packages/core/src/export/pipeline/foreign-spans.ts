@@ -12,7 +12,7 @@
  * map, so nothing to clean up.
  */
 import { trace, type Context, type Link, type SpanContext } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '../../tracing/sdk-types.js';
 import { IN_OBS_TRACE_KEY } from '../../tracing/context-keys.js';
 import { EXPORT_PARENT, NEAREST_ANY, NEAREST_OBS } from '../../tracing/span-slots.js';
 import { isFrameworkScope } from '../../tracing/scopes.js';

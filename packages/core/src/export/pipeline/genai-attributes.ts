@@ -5,7 +5,7 @@
  * overwritten; a span that is an obs observation already is left alone.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '../../tracing/sdk-types.js';
 import { ObsAttributes } from '../../tracing/attributes.js';
 import { readAiSdkSpan } from '../../genai/ai-sdk-spans.js';
 import { readSemconvSpan } from '../../genai/semconv-spans.js';

@@ -5,7 +5,7 @@
  * just before export. A span's own values win; tags are unioned.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '../../tracing/sdk-types.js';
 import { ObsAttributes } from '../../tracing/attributes.js';
 import type { LateAttributes } from '../../tracing/late-attributes.js';
 import { REQUEST_BOX } from '../../tracing/span-slots.js';

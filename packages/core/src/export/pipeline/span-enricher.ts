@@ -5,7 +5,7 @@
  * of GenAI spans.
  */
 import type { Attributes, Context } from '@opentelemetry/api';
-import type { ReadableSpan, Span } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SdkSpan as Span } from '../../tracing/sdk-types.js';
 import { ObsAttributes } from '../../tracing/attributes.js';
 import { IN_OBS_TRACE_KEY } from '../../tracing/context-keys.js';
 import { lateAttributesOf } from '../../tracing/late-attributes.js';

@@ -2,7 +2,7 @@
  * The default export filter (`isDefaultExportSpan`) and the mark it reads: spans started inside
  * obs work.
  */
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '../../tracing/sdk-types.js';
 import { IN_OBS_TRACE } from '../../tracing/span-slots.js';
 import { SDK_TRACER_NAME } from '../../util/version.js';
 import { isFrameworkScope, isLlmScope } from '../../tracing/scopes.js';

@@ -1,15 +1,18 @@
 import { context, propagation, trace, type Context, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SdkSpan as Span, SpanProcessor } from '../sdk-types.js';
+import { ObsContextManager } from './context-manager.js';
 import type { LightSpan, LightTracerState, SpanHooks } from './light-span.js';
 import { LightTracer } from './light-tracer.js';
+import { w3cPropagator } from './propagators.js';
+import { samplerFromEnv, type LightSampler } from './sampler.js';
 import { spanLimitsFromEnv, type LightSpanLimits } from './span-limits.js';
 
 /** Options of `LightTracerProvider`. */
 export interface LightTracerProviderOptions {
   resource: ReadableSpan['resource'];
   spanProcessors: SpanProcessor[];
+  /** How spans are sampled; default: as `OTEL_TRACES_SAMPLER` in `process.env` says. */
+  lightSampler?: LightSampler;
 }
 
 /**
@@ -24,10 +27,12 @@ export class LightTracerProvider implements TracerProvider {
   readonly _activeSpanProcessor: { _spanProcessors: SpanProcessor[] };
   private readonly tracers = new Map<string, Tracer>();
   private readonly limits: LightSpanLimits = spanLimitsFromEnv();
+  private readonly sampler: LightSampler;
   private readonly hooks: SpanHooks;
 
   constructor(options: LightTracerProviderOptions) {
     this.resource = options.resource;
+    this.sampler = options.lightSampler ?? samplerFromEnv();
     const processors = [...options.spanProcessors];
     this._activeSpanProcessor = { _spanProcessors: processors };
     // One processor (obs's alone, the usual case) is called directly; more run in order.
@@ -55,6 +60,7 @@ export class LightTracerProvider implements TracerProvider {
         resource: this.resource,
         instrumentationScope: { name, version, schemaUrl: options?.schemaUrl },
         limits: this.limits,
+        sampler: this.sampler,
         hooks: this.hooks,
       };
       tracer = new LightTracer(state);
@@ -66,10 +72,8 @@ export class LightTracerProvider implements TracerProvider {
   /** Registers as the global provider, with async context and W3C propagation, as `NodeTracerProvider.register()` does. */
   register(): void {
     trace.setGlobalTracerProvider(this);
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(
-      new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-    );
+    context.setGlobalContextManager(new ObsContextManager().enable());
+    propagation.setGlobalPropagator(w3cPropagator());
   }
 
   async forceFlush(): Promise<void> {

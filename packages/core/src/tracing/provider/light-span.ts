@@ -11,9 +11,10 @@ import {
   type SpanStatus,
   type TimeInput,
 } from '@opentelemetry/api';
-import { isAttributeValue } from '@opentelemetry/core';
-import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import { isAttributeValue } from './attribute-value.js';
+import type { ReadableSpan, TimedEvent } from '../sdk-types.js';
 import { msToHrTime, nowMs, timeInputToMs } from './clock.js';
+import type { LightSampler } from './sampler.js';
 import type { LightSpanLimits } from './span-limits.js';
 import { EXPORT_PARENT, IN_OBS_TRACE, NEAREST_ANY, NEAREST_OBS, REQUEST_BOX } from '../span-slots.js';
 
@@ -29,6 +30,7 @@ export interface LightTracerState {
   readonly resource: ReadableSpan['resource'];
   readonly instrumentationScope: ReadableSpan['instrumentationScope'];
   readonly limits: LightSpanLimits;
+  readonly sampler: LightSampler;
   readonly hooks: SpanHooks;
 }
 

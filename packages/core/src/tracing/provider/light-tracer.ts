@@ -9,13 +9,14 @@ import {
   type SpanOptions,
   type Tracer,
 } from '@opentelemetry/api';
-import { isTracingSuppressed } from '@opentelemetry/core';
+import { isTracingSuppressed } from '../suppress.js';
 import { LightSpan, type LightTracerState } from './light-span.js';
 import { newSpanId, newTraceId } from './span-ids.js';
 
 /**
- * The tracer of obs's own provider. It samples as the SDK's default (parent-based, always on:
- * a root is sampled, a child follows its parent's sampled flag) and otherwise records every span.
+ * The tracer of obs's own provider. It samples as the SDK does with the provider's sampler (by
+ * default parent-based, always on: a root is sampled, a child follows its parent's sampled flag)
+ * and records every sampled span.
  */
 export class LightTracer implements Tracer {
   constructor(private readonly state: LightTracerState) {}
@@ -26,13 +27,14 @@ export class LightTracer implements Tracer {
     const parentSpan = trace.getSpan(ctx);
     const parent = parentSpan ? parentOf(parentSpan) : undefined;
     const spanId = newSpanId();
-    if (parent && (parent.traceFlags & TraceFlags.SAMPLED) === 0) {
-      // A parent not sampled: propagate, record nothing (ParentBased(AlwaysOn)).
-      return trace.wrapSpanContext({ traceId: parent.traceId, spanId, traceFlags: TraceFlags.NONE, traceState: parent.traceState });
+    const traceId = parent ? parent.traceId : newTraceId();
+    const sampler = this.state.sampler;
+    const sampled = parent && sampler.parentBased ? (parent.traceFlags & TraceFlags.SAMPLED) !== 0 : sampler.root(traceId);
+    if (!sampled) {
+      // Not sampled: propagate the context, record nothing.
+      return trace.wrapSpanContext({ traceId, spanId, traceFlags: TraceFlags.NONE, traceState: parent?.traceState });
     }
-    const spanContext: SpanContext = parent
-      ? { traceId: parent.traceId, spanId, traceFlags: TraceFlags.SAMPLED, traceState: parent.traceState }
-      : { traceId: newTraceId(), spanId, traceFlags: TraceFlags.SAMPLED };
+    const spanContext: SpanContext = { traceId, spanId, traceFlags: TraceFlags.SAMPLED, traceState: parent?.traceState };
     const span = new LightSpan(this.state, spanContext, name, options?.kind ?? SpanKind.INTERNAL, parent, options?.startTime);
     if (options?.attributes) span.setAttributes(options.attributes);
     if (options?.links) span.addLinks(options.links);
