@@ -4,6 +4,7 @@ import type { DeliveryKind, DrainTimeoutOptions } from '../delivery/drain.js';
 import { httpPost } from '../delivery/node-post.js';
 import { logger } from '../util/logger.js';
 import { SDK_VERSION } from '../util/version.js';
+import { withTracingSuppressed } from '../tracing/suppress.js';
 import { ObsApiClient } from './api/client.js';
 import { ExperimentManager } from './experiment/manager.js';
 import { DatasetManager } from './managers/dataset.js';
@@ -68,6 +69,8 @@ export class ObsClient {
       maxRetries: settings.maxRetries,
       backoff: settings.backoff,
       fetch: settings.fetch,
+      // obs's own requests: no instrumentation of the app records them.
+      around: withTracingSuppressed,
     });
     const scoresUrl = `${this.#baseUrl}/api/public/scores`;
     const queue = configured

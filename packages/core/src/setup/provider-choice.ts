@@ -14,12 +14,13 @@ import { LightTracerProvider } from '../tracing/provider/light-provider.js';
 import { w3cPropagator } from '../tracing/provider/propagators.js';
 import { resourceFromAttributes } from '../tracing/provider/resource.js';
 import { YieldingTracerProvider } from '../tracing/provider/yielding-provider.js';
-import type { SpanProcessor } from '../tracing/sdk-types.js';
+import type { SpanProcessor, SpanResource } from '../tracing/sdk-types.js';
 import { setObsTracerProvider } from '../tracing/tracer.js';
 import { logger } from '../util/logger.js';
 import { SDK_VERSION } from '../util/version.js';
+import { AppViewParents } from './app-view-parents.js';
 import type { ObsInitOptions, ObsTracingMode } from './init-options.js';
-import { describeProvider } from './provider-info.js';
+import { attachFix, describeProvider } from './provider-info.js';
 import { registerYielding, unregisterYielding } from './yielding-registration.js';
 
 /** How obs spans were wired into the process, and how to undo it at shutdown. */
@@ -39,7 +40,7 @@ export interface TracingWiring {
 export function wireTracing(processor: ObsSpanProcessor, options: ObsInitOptions, reused: boolean): TracingWiring {
   const wiring = new Wiring(processor, options);
   const foreign = registeredProvider();
-  if (reused) wiring.usePrivateProvider();
+  if (reused && foreign) wiring.usePrivateProvider(foreign);
   else if (foreign) wiring.joinForeign(foreign, 'initObs: another OpenTelemetry tracer provider is registered');
   else wiring.registerOwn();
   return wiring;
@@ -51,6 +52,7 @@ class Wiring implements TracingWiring {
   /** obs's provider with the user's `spanProcessors`, once created. */
   private own?: LightTracerProvider;
   private removeBridge?: () => void;
+  private removeAppViewParents?: () => void;
 
   constructor(
     private readonly processor: ObsSpanProcessor,
@@ -84,7 +86,7 @@ class Wiring implements TracingWiring {
     ensureContextManager();
     if (findObsProcessor(foreign) || attachProcessor(foreign, this.processor)) {
       this.mode = 'attached';
-      this.usePrivateProvider();
+      this.usePrivateProvider(foreign);
       logger.info(`${why}; obs attached its span processor to it`);
       return;
     }
@@ -95,27 +97,30 @@ class Wiring implements TracingWiring {
     // LLM libraries' spans inside obs work still join the obs tree.
     this.removeBridge = bridgeLlmTracers(foreign, own);
     logger.warn(
-      `${why} and it cannot take the obs span processor; ` +
-        "obs spans use an isolated provider (spans of other tracers are not exported to obs, but LLM libraries' spans inside obs work are). " +
-        'Add ObsSpanProcessor to your provider to trace everything.',
+      `${why} and it cannot take the obs span processor: obs spans use an isolated provider, spans of other tracers are not exported to obs, ` +
+        `and LLM libraries' spans inside obs work go to obs only. To keep every span on both sides, ${attachFix(foreign)}.`,
     );
   }
 
   /**
    * Attached to the app's provider: obs observations start on a provider of their own (same
    * context, so they nest as before) unless `shareObservations`, so prompts and outputs do not
-   * reach the app's other exporters.
+   * reach the app's other exporters; the app's spans inside them keep the parents the app has.
    */
-  usePrivateProvider(): void {
+  usePrivateProvider(app: TracerProvider): void {
     if (this.mode === 'registered') this.mode = 'attached';
     if (this.options.shareObservations) return setObsTracerProvider(undefined);
     ensureContextManager();
-    setObsTracerProvider(this.newProvider([]));
+    const resource = newResource(this.options);
+    const parents = new AppViewParents(resource);
+    setObsTracerProvider(this.newProvider([parents], resource));
+    this.removeAppViewParents = addFirst(app, parents);
   }
 
   unwire(): void {
     setObsTracerProvider(undefined);
     this.removeBridge?.();
+    this.removeAppViewParents?.();
     unregisterYielding();
   }
 
@@ -123,18 +128,33 @@ class Wiring implements TracingWiring {
     return (this.own ??= this.newProvider(this.options.spanProcessors ?? []));
   }
 
-  private newProvider(spanProcessors: SpanProcessor[]): LightTracerProvider {
-    const provider = new LightTracerProvider({
-      resource: resourceFromAttributes({
-        'service.name': this.options.serviceName ?? readEnv('OTEL_SERVICE_NAME') ?? 'obs-app',
-        'telemetry.sdk.name': 'obs',
-        'telemetry.sdk.version': SDK_VERSION,
-      }),
-      spanProcessors: [...spanProcessors, this.processor],
-    });
+  private newProvider(spanProcessors: SpanProcessor[], resource = newResource(this.options)): LightTracerProvider {
+    const provider = new LightTracerProvider({ resource, spanProcessors: [...spanProcessors, this.processor] });
     this.providers.push(provider);
     return provider;
   }
+}
+
+function newResource(options: ObsInitOptions): SpanResource {
+  return resourceFromAttributes({
+    'service.name': options.serviceName ?? readEnv('OTEL_SERVICE_NAME') ?? 'obs-app',
+    'telemetry.sdk.name': 'obs',
+    'telemetry.sdk.version': SDK_VERSION,
+  });
+}
+
+/**
+ * Puts `processor` first on `provider` (before the app's own processors see a span start);
+ * returns the function that takes it out. SDK 1.x providers only append.
+ */
+function addFirst(provider: TracerProvider, processor: SpanProcessor): () => void {
+  const list = processorsOf(provider);
+  if (list) list.unshift(processor);
+  else if (!attachProcessor(provider, processor)) return () => {};
+  return () => {
+    const at = processorsOf(provider)?.indexOf(processor) ?? -1;
+    if (at >= 0) processorsOf(provider)!.splice(at, 1);
+  };
 }
 
 /** The globally registered provider, unless it is the no-op one or obs's own. */

@@ -33,3 +33,18 @@ export function contextManagerActive(): boolean {
   const key = createContextKey('obs.diagnosis.probe');
   return context.with(context.active().setValue(key, true), () => context.active().getValue(key) === true);
 }
+
+/** The major version of the Sentry SDK loaded in the process, if any (from Sentry's global carrier). */
+export function sentryMajor(): number | undefined {
+  const version = (globalThis as { __SENTRY__?: { version?: unknown } }).__SENTRY__?.version;
+  const major = typeof version === 'string' ? Number.parseInt(version, 10) : Number.NaN;
+  return Number.isFinite(major) ? major : undefined;
+}
+
+/** What to change so that obs can attach to `provider` instead of running isolated beside it. */
+export function attachFix(provider: TracerProvider): string {
+  if (!describeProvider(provider).startsWith('Sentry')) return 'add ObsSpanProcessor to your provider';
+  return (sentryMajor() ?? 10) >= 11
+    ? "leave Sentry's enableOpenTelemetrySetup off (its default)"
+    : 'pass openTelemetrySpanProcessors: [new ObsSpanProcessor()] to Sentry.init()';
+}

@@ -13,3 +13,8 @@ export const NEAREST_OBS = Symbol('obs.nearestObs');
 export const NEAREST_ANY = Symbol('obs.nearestExported');
 /** The parent obs exports a span under (null: a root), resolved at its start; undefined: not seen. */
 export const EXPORT_PARENT = Symbol('obs.exportParent');
+/**
+ * On a span of the app's tracers started inside an obs observation that the app's provider never
+ * receives: the parent it had (the observation; null: none), before obs re-pointed it for the app.
+ */
+export const OBS_PARENT = Symbol('obs.obsParent');

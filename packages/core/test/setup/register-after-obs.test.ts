@@ -183,6 +183,41 @@ describe('a tracer initialised after obs', () => {
     expect(handle.mode).toBe('attached');
   });
 
+  it('the app sees its span inside an observation under its own nearest span; obs under the observation', async () => {
+    for (const order of ['app first', 'obs first'] as const) {
+      const exporter = new InMemorySpanExporter();
+      const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      if (order === 'obs first') handle = startObs();
+      provider.register();
+      handle ??= startObs();
+      const tracer = trace.getTracer('app');
+      const traceId = await tracer.startActiveSpan('app-outer', async (outer) => {
+        const id = await startActiveObservation('obs-root', async (root) => {
+          tracer.startSpan('app-inside').end();
+          return root.traceId;
+        });
+        outer.end();
+        return id;
+      });
+      await handle.flush();
+      const mine = exporter.getFinishedSpans();
+      const outer = mine.find((s) => s.name === 'app-outer')!;
+      expect(mine.map((s) => s.name), order).toEqual(['app-inside', 'app-outer']);
+      expect(mine.find((s) => s.name === 'app-inside')!.parentSpanContext?.spanId, order).toBe(outer.spanContext().spanId);
+      const theirs = local.server.spansByTrace(traceId);
+      const inside = theirs.find((s) => s.name === 'app-inside')!;
+      expect(inside.parentSpanId, order).toBe(theirs.find((s) => s.name === 'obs-root')!.spanId);
+      expect(inside.links, order).toEqual([]);
+      await handle.shutdown();
+      handle = undefined;
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+      local.server.reset();
+    }
+  });
+
   it("a second registration after the app's fails as it does without obs", () => {
     handle = startObs();
     app = new NodeTracerProvider();

@@ -1,5 +1,6 @@
 import { logger } from '../../util/logger.js';
 import type { ObsApiClient } from '../api/client.js';
+import { withTracingSuppressed } from '../../tracing/suppress.js';
 import { bytesToBase64 } from '../util/base64.js';
 import { describeError } from '../util/describe.js';
 import { findMediaReferences, replaceMediaReferences, type MediaReference } from './mediaReferences.js';
@@ -46,7 +47,8 @@ export class MediaManager {
     const media = await this.api.media.get(ref.mediaId);
     if (typeof media?.url !== 'string') throw new Error('the media record has no download url');
     const doFetch = this.fetchImpl ?? fetch;
-    const response = await doFetch(media.url);
+    const url = media.url;
+    const response = await withTracingSuppressed(() => doFetch(url));
     if (!response.ok) throw new Error(`download failed with HTTP ${response.status}`);
     const bytes = new Uint8Array(await response.arrayBuffer());
     const type = media.contentType ?? ref.contentType ?? response.headers.get('content-type') ?? 'application/octet-stream';

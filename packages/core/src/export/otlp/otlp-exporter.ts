@@ -1,6 +1,5 @@
-import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult, type ReadableSpan } from '../../tracing/sdk-types.js';
-import { suppressTracing } from '../../tracing/suppress.js';
+import { withTracingSuppressed } from '../../tracing/suppress.js';
 import { basicAuth, sdkHeaders } from '../../config/connection.js';
 import { logger } from '../../util/logger.js';
 import { INSPECT_CUSTOM, inspectSummary, maskSecret } from '../../util/secret-inspect.js';
@@ -218,5 +217,5 @@ function answer(resultCallback: (result: ExportResult) => void): (ok: boolean, r
 
 /** Runs `fn` with tracing suppressed: instrumentations of HTTP or zlib must not trace the export's own work. */
 function offTrace<T>(fn: () => Promise<T>): Promise<T> {
-  return context.with(suppressTracing(ROOT_CONTEXT), fn);
+  return withTracingSuppressed(fn);
 }

@@ -14,7 +14,7 @@
 import { trace, type Context, type Link, type SpanContext } from '@opentelemetry/api';
 import type { ReadableSpan } from '../../tracing/sdk-types.js';
 import { IN_OBS_TRACE_KEY } from '../../tracing/context-keys.js';
-import { EXPORT_PARENT, NEAREST_ANY, NEAREST_OBS } from '../../tracing/span-slots.js';
+import { EXPORT_PARENT, NEAREST_ANY, NEAREST_OBS, OBS_PARENT } from '../../tracing/span-slots.js';
 import { isFrameworkScope } from '../../tracing/scopes.js';
 
 /** Whether framework spans are left out of obs (`skip`, default) or exported alongside it (`export`). */
@@ -25,6 +25,7 @@ interface Tagged {
   [NEAREST_OBS]?: Nearest;
   [NEAREST_ANY]?: Nearest;
   [EXPORT_PARENT]?: Nearest;
+  [OBS_PARENT]?: Nearest;
 }
 
 /** Attribute on a link obs adds from a re-parented span to the foreign parent it had. */
@@ -81,10 +82,16 @@ export function rememberExportParents(
  * to the foreign parent it skipped. The span itself is returned when nothing changes.
  */
 export function shapeForExport(span: ReadableSpan): ReadableSpan {
-  const target = (span as Tagged)[EXPORT_PARENT];
+  const tagged = span as Tagged;
+  const target = tagged[EXPORT_PARENT];
   if (target === undefined) return span;
-  const actual = span.parentSpanContext;
-  if ((target?.spanId ?? undefined) === (actual?.spanId ?? undefined)) return span;
+  // The parent the span had before obs re-pointed it for the app's own backend (app-view-parents).
+  const actual = tagged[OBS_PARENT] !== undefined ? (tagged[OBS_PARENT] ?? undefined) : span.parentSpanContext;
+  if ((target?.spanId ?? undefined) === (actual?.spanId ?? undefined)) {
+    if (actual === span.parentSpanContext) return span;
+    // Re-pointed for the app's backend only: obs exports it under its own parent.
+    return Object.create(span, { parentSpanContext: { value: target ?? undefined, enumerable: true } }) as ReadableSpan;
+  }
   const links: Link[] = actual ? [...span.links, { context: actual, attributes: { [FOREIGN_PARENT_LINK_ATTRIBUTE]: true } }] : span.links;
   // A view over the span: the app's exporters keep seeing the real parent.
   return Object.create(span, {

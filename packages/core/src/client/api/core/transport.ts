@@ -22,6 +22,8 @@ export interface TransportConfig {
   backoff?: BackoffOptions;
   /** Replacement for the global `fetch` (edge runtimes, proxies, tests). */
   fetch?: typeof fetch;
+  /** Runs each request (the server client: with tracing suppressed, so no instrumentation records it). */
+  around?: <T>(request: () => T) => T;
 }
 
 /** The answer of one attempt, body already read. */
@@ -159,7 +161,8 @@ export class Transport {
     else signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const doFetch = this.#config.fetch ?? fetch;
-      const response = await doFetch(url, { ...init, signal: controller.signal });
+      const request = () => doFetch(url, { ...init, signal: controller.signal });
+      const response = await (this.#config.around ? this.#config.around(request) : request());
       const body = await readBody(response);
       return { status: response.status, ok: response.ok, retryAfter: response.headers.get('retry-after'), body };
     } catch (err) {
