@@ -1,30 +1,43 @@
 /**
- * One obs tree whatever else traces the app. Each scenario runs an app in its own process after a
- * real tracer setup was `--require`d: tests/foreign-tracers/app.cjs (Express with obsMiddleware)
- * next to OpenTelemetry http + express instrumentations, a plain NodeTracerProvider, Sentry 10 and
- * 11 the default and the documented way; tests/foreign-tracers/nest-app.cjs (Nest 11 with
- * ObsModule) next to http + express + nestjs-core on the Express platform and http +
+ * One obs tree whatever else traces the app, and the app's own tracer unharmed, whichever was
+ * initialised first. Each scenario runs an app in its own process after a real tracer setup was
+ * preloaded, before obs (`--require setup app`) or after it (`--import obs-first.mjs --import setup
+ * app`, as an app whose first line is `initObs()`): tests/foreign-tracers/app.cjs (Express with
+ * obsMiddleware) next to OpenTelemetry's NodeSDK (SDK 2 line), a NodeTracerProvider with http +
+ * express instrumentations, a bare NodeTracerProvider, Sentry 10 (the default way and with
+ * ObsSpanProcessor) and Sentry 11 sending to a local DSN sink; tests/foreign-tracers/nest-app.cjs
+ * (Nest 11 with ObsModule) next to http + express + nestjs-core on the Express platform and http +
  * `@fastify/otel` on the Fastify platform. Every app does the same request: an obs observation
  * around a LangChain chain and an AI SDK call (foreign-tracers/chat-work.cjs). The local obs
  * server must receive one tree rooted at the request root, no framework span, nothing orphaned;
- * the app's own exporter must still receive its spans, and (by default) no obs observation. The
- * last scenarios run both apps with obs alone on Node.js 22's async-context-frame
- * AsyncLocalStorage (`--experimental-async-context-frame`, Node.js 24's default).
+ * the app's own exporter (or Sentry's transport) must receive what it receives when the same app
+ * runs without obs (`NO_OBS=1`, counted per scenario), plus the span of obs's middleware, with no
+ * parent it never got, no obs observation and none of obs's own requests. The last scenarios run
+ * both apps with obs alone on Node.js 22's async-context-frame AsyncLocalStorage
+ * (`--experimental-async-context-frame`, Node.js 24's default). OpenTelemetry's SDK 3 line runs in
+ * the consumer test's fresh app (it needs `@opentelemetry/api` 1.10).
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SentrySink, startSentrySink } from './foreign-tracers/sentry-sink.js';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), 'foreign-tracers');
 const local = setupObsServer({ reset: false });
+let sentry: SentrySink;
+beforeAll(async () => {
+  sentry = await startSentrySink();
+});
+afterAll(async () => sentry?.close());
 interface AppSpan {
   name: string;
   scope: string;
   spanId: string;
   parentSpanId?: string;
+  url?: string;
 }
 interface Result {
   mode: string;
@@ -33,12 +46,24 @@ interface Result {
   appSpans: AppSpan[];
   /** Whether the app's AsyncLocalStorage ran on the async context frame. */
   asyncContextFrame: boolean;
+  /** obs's log lines (stdout and stderr). */
+  log: string[];
 }
 
-/** Runs `app` after the tracer `setup` (none: obs alone), with `nodeFlags` for Node itself. */
-function runScenario(setup: string | undefined, env: Record<string, string>, app = 'app.cjs', nodeFlags: string[] = []): Promise<Result> {
+/**
+ * Runs `app` after the tracer `setup` files (none: obs alone), with `nodeFlags` for Node itself.
+ * Several files load in order, all with `--import` (Node.js runs every `--require` before any `--import`).
+ */
+function runScenario(
+  setup: string | string[] | undefined,
+  env: Record<string, string>,
+  app = 'app.cjs',
+  nodeFlags: string[] = [],
+): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const preload = setup ? [setup.endsWith('.mjs') ? '--import' : '--require', join(here, setup)] : [];
+    const files = [setup ?? []].flat();
+    const flag = (file: string) => (files.length > 1 || file.endsWith('.mjs') ? '--import' : '--require');
+    const preload = files.flatMap((file) => [flag(file), join(here, file)]);
     const child = spawn(process.execPath, [...nodeFlags, ...preload, join(here, app)], {
       cwd: here,
       env: {
@@ -55,7 +80,7 @@ function runScenario(setup: string | undefined, env: Record<string, string>, app
     child.on('close', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('RESULT '));
       if (code !== 0 || !line) reject(new Error(`scenario exited ${code}\n${out}\n${err}`));
-      else resolve(JSON.parse(line.slice(7)) as Result);
+      else resolve({ ...(JSON.parse(line.slice(7)) as Result), log: `${out}\n${err}`.split('\n').filter((l) => l.startsWith('[obs]')) });
     });
   });
 }
@@ -116,27 +141,131 @@ function assertFrameworkSpansKept(r: Result): string[] {
   return [...new Set(framework.map((s) => s.scope.name))].sort();
 }
 
-describe('one obs tree next to other tracers', () => {
-  it('OpenTelemetry http + express instrumentations: framework spans skipped, the root re-rooted with a link, app exporter intact', async () => {
-    local.server.reset();
-    const r = await runScenario('otel-setup.cjs', {});
-    expect(r.body.answer).toBe('Refund approved. Hello there');
-    expect(r.mode).toBe('attached');
-    const spans = assertOneTree(r.traceId);
-    const root = spans.find((s) => s.name === 'POST /chat')!;
-    // The root's link names the framework span it was started under (express's obsMiddleware layer).
-    const middleware = r.appSpans.find((s) => s.name === 'middleware - obsMiddleware')!;
-    expect(root.links.map((l) => l.spanId)).toEqual([middleware.spanId]);
-    expect(r.appSpans.filter((s) => s.scope === '@opentelemetry/instrumentation-http').map((s) => s.name)).toEqual(['POST /chat']);
-    // The app's exporter: its http and express spans, and no obs observation (shareObservations off).
-    expect(r.appSpans.filter((s) => s.scope === '@opentelemetry/instrumentation-express').map((s) => s.name)).toEqual([
-      'middleware - obsMiddleware',
-      'middleware - jsonParser',
-      'request handler',
-    ]);
-    expect(r.appSpans.filter((s) => s.scope === 'obs-sdk')).toEqual([]);
-    expect(local.server.spans().length).toBe(spans.length);
-  });
+/** A tracer the app sets up, how the scenario runs it, and what obs does next to it. */
+interface AppTracer {
+  name: string;
+  setup: string;
+  env: Record<string, string>;
+  /** The mode obs ends in, whichever was initialised first. */
+  mode: 'attached' | 'isolated' | 'registered';
+  /** The app's spans come from the local Sentry sink (its real transport), not from an in-memory exporter. */
+  sentry?: boolean;
+  /** The app spans obs adds (the framework's span of obs's own middleware), as `scope:name`. */
+  added: string[];
+  /**
+   * The exception: spans the app's tracer no longer gets (a provider that takes no processors:
+   * LLM spans inside obs work go to obs only), announced by one warning that names the fix.
+   */
+  lost?: { spans: string[]; warning: string };
+}
+
+const OTEL_EXPRESS_LAYER = '@opentelemetry/instrumentation-express:middleware - obsMiddleware';
+const APP_TRACERS: AppTracer[] = [
+  {
+    name: 'OpenTelemetry NodeSDK (SDK 2 line) with http + express instrumentations',
+    setup: 'otel-sdk-setup.cjs',
+    env: {},
+    mode: 'attached',
+    added: [OTEL_EXPRESS_LAYER],
+  },
+  {
+    name: 'a NodeTracerProvider with http + express instrumentations',
+    setup: 'otel-setup.cjs',
+    env: {},
+    mode: 'attached',
+    added: [OTEL_EXPRESS_LAYER],
+  },
+  { name: 'a bare NodeTracerProvider', setup: 'otel-setup.cjs', env: { OTEL_SCENARIO: 'plain' }, mode: 'attached', added: [] },
+  // Sentry 10's own provider takes no span processors: obs runs isolated beside it, and the LLM
+  // spans inside obs work (the AI SDK's, and Sentry's own AI integration's) go to obs only. The
+  // one exception, the same in both orders: one warning names the fix (the next scenario).
+  {
+    name: 'Sentry 10, initialised the default way',
+    setup: 'sentry-setup.mjs',
+    env: { SENTRY_PACKAGE: '@sentry/node' },
+    mode: 'isolated',
+    sentry: true,
+    added: ['auto.http.express:obsMiddleware'],
+    lost: {
+      spans: [
+        'auto.vercelai.channel:generate_content mock-gpt',
+        'auto.vercelai.channel:invoke_agent greet',
+        'manual:chat mock-gpt',
+        'manual:invoke_agent mock-gpt',
+        'manual:step 1',
+      ],
+      warning: 'To keep every span on both sides, pass openTelemetrySpanProcessors: [new ObsSpanProcessor()] to Sentry.init().',
+    },
+  },
+  {
+    name: 'Sentry 10, with ObsSpanProcessor in openTelemetrySpanProcessors',
+    setup: 'sentry-setup.mjs',
+    env: { SENTRY_PACKAGE: '@sentry/node', SENTRY_WAY: 'documented' },
+    mode: 'attached',
+    sentry: true,
+    added: ['auto.http.express:obsMiddleware'],
+  },
+  // Sentry 11 registers no OpenTelemetry provider by default: obs keeps its own, and Sentry's own
+  // tracing (its http, express and AI integrations) carries on beside it.
+  {
+    name: 'Sentry 11, initialised the default way',
+    setup: 'sentry-setup.mjs',
+    env: { SENTRY_PACKAGE: 'sentry-node-11' },
+    mode: 'registered',
+    sentry: true,
+    added: ['auto.http.express:obsMiddleware'],
+  },
+];
+
+const spanKeys = (spans: { scope: string; name: string }[]) => spans.map((s) => `${s.scope}:${s.name}`).sort();
+
+describe("one obs tree next to the app's own tracer, initialised before or after obs", () => {
+  for (const tracer of APP_TRACERS) {
+    describe(tracer.name, () => {
+      const env = { ...tracer.env, SENTRY_DSN: '' };
+      /** What the app's tracer sends without obs. */
+      let baseline: string[];
+      const appSpans = async (r: Result) => (tracer.sentry ? sentry.spans() : r.appSpans);
+
+      beforeAll(async () => {
+        sentry.reset();
+        env.SENTRY_DSN = sentry.dsn;
+        const r = await runScenario(tracer.setup, { ...env, NO_OBS: '1' });
+        expect(r.body.answer).toBe('Refund approved. Hello there');
+        baseline = spanKeys(await appSpans(r));
+        expect(baseline.length, 'the app tracer records the request without obs').toBeGreaterThan(0);
+      }, 60_000);
+
+      for (const order of ['before', 'after'] as const) {
+        it(`initialised ${order} obs: one obs tree; the app's tracer gets what it gets without obs`, async () => {
+          local.server.reset();
+          sentry.reset();
+          const preload = order === 'after' ? ['obs-first.mjs', tracer.setup] : [tracer.setup];
+          const r = await runScenario(preload, env);
+          expect(r.body.answer).toBe('Refund approved. Hello there');
+          expect(r.mode).toBe(tracer.mode);
+          const spans = assertOneTree(r.traceId);
+          expect(local.server.spans().length).toBe(spans.length);
+          const app = await appSpans(r);
+          const lost = tracer.lost?.spans ?? [];
+          expect(baseline).toEqual(expect.arrayContaining(lost));
+          expect(spanKeys(app)).toEqual([...baseline.filter((k) => !lost.includes(k)), ...tracer.added].sort());
+          // Every parent the app's spans name is one the app has: no observation left a hole in its tree.
+          const appIds = new Set(app.map((s) => s.spanId));
+          for (const s of app)
+            if (s.parentSpanId && s.scope !== 'transaction' && s.scope !== 'segment')
+              expect(appIds.has(s.parentSpanId), `parent of ${s.name}`).toBe(true);
+          // No obs observation reaches the app's exporter (shareObservations is off).
+          expect(app.filter((s) => obsNames.slice(1).includes(s.name))).toEqual([]);
+          // obs's own requests (span export) are never the app's spans.
+          expect(app.filter((s) => s.url?.startsWith(local.server.url))).toEqual([]);
+          // One line says what the exception costs and how to avoid it; nothing else warns.
+          const warnings = r.log.filter((l) => !l.startsWith('[obs] on: '));
+          expect(warnings).toEqual(tracer.lost ? [expect.stringContaining(tracer.lost.warning)] : []);
+        });
+      }
+    });
+  }
 
   it('frameworkSpans: "export" and shareObservations: the framework spans reach obs, never as obs parents; the app exporter gets obs spans', async () => {
     local.server.reset();
@@ -144,45 +273,13 @@ describe('one obs tree next to other tracers', () => {
     expect(assertFrameworkSpansKept(r)).toEqual(['@opentelemetry/instrumentation-express', '@opentelemetry/instrumentation-http']);
   });
 
-  it('a plain NodeTracerProvider registered first: one tree, the app exporter keeps its own spans only', async () => {
+  it('OpenTelemetry http + express: the root is re-rooted with a link to the framework span it ran under', async () => {
     local.server.reset();
-    const r = await runScenario('otel-setup.cjs', { OTEL_SCENARIO: 'plain' });
-    expect(r.mode).toBe('attached');
-    assertOneTree(r.traceId);
-    expect(r.appSpans.filter((s) => s.scope === 'obs-sdk')).toEqual([]);
-    // The AI SDK's spans are the app's too (it traces through the global provider).
-    expect(r.appSpans.filter((s) => s.scope === 'gen_ai').length).toBeGreaterThanOrEqual(2);
+    const r = await runScenario('otel-setup.cjs', {});
+    const root = assertOneTree(r.traceId).find((s) => s.name === 'POST /chat')!;
+    const middleware = r.appSpans.find((s) => s.name === 'middleware - obsMiddleware')!;
+    expect(root.links.map((l) => l.spanId)).toEqual([middleware.spanId]);
   });
-
-  for (const [major, pkg] of [
-    ['10', '@sentry/node'],
-    ['11', 'sentry-node-11'],
-  ] as const) {
-    for (const way of ['default', 'documented'] as const) {
-      it(`Sentry ${major}, initialised the ${way} way: one tree, Sentry keeps working`, async () => {
-        local.server.reset();
-        const r = await runScenario('sentry-setup.mjs', { SENTRY_PACKAGE: pkg, SENTRY_WAY: way });
-        expect(r.body.answer).toBe('Refund approved. Hello there');
-        // Sentry 10 initialised the default way keeps its provider closed: obs runs isolated, and
-        // the AI SDK's spans started inside obs work are bridged to obs's provider; either way one tree.
-        const spans = assertOneTree(r.traceId);
-        expect(local.server.spans().length).toBe(spans.length);
-        expect(r.appSpans.filter((s) => obsNames.slice(1).includes(s.name))).toEqual([]);
-        if (major === '10') {
-          // Sentry 10 traces through OpenTelemetry: obs runs next to it and Sentry still sends its transaction.
-          expect(r.mode).toBe(way === 'default' ? 'isolated' : 'attached');
-          const tx = r.appSpans.filter((s) => s.scope === 'transaction');
-          expect(tx.map((s) => s.name)).toEqual(['POST /chat']);
-          expect(r.appSpans.filter((s) => s.scope === 'auto.http.express').length).toBeGreaterThanOrEqual(3);
-        } else {
-          // Sentry 11 no longer registers an OpenTelemetry tracer provider: obs registers its own,
-          // and Sentry still streams its own spans (its Express handler spans) to its transport.
-          expect(r.mode).toBe('registered');
-          expect(r.appSpans.filter((s) => s.scope === 'auto.http.express').length).toBeGreaterThanOrEqual(1);
-        }
-      });
-    }
-  }
 });
 
 describe('one obs tree in a Nest 11 app next to OpenTelemetry instrumentations', () => {

@@ -1,32 +1,34 @@
 // The Express app of the foreign-tracer scenarios (run after a setup file was `--require`d):
-// obsMiddleware, then in one request an obs observation around the shared LLM work.
+// obsMiddleware, then in one request an obs observation around the shared LLM work; with NO_OBS=1
+// the same app without obs (the app tracer's baseline).
 const { initObs, startActiveObservation } = require('@obs/core');
 const { obsErrorHandler, obsMiddleware } = require('@obs/express');
 const express = require('express');
-const { answerQuestion, obsInitOptions, requestAndReport } = require('./chat-work.cjs');
+const { answerQuestion, noObs, obsInitOptions, requestAndReport } = require('./chat-work.cjs');
 
 async function main() {
-  const obs = initObs(obsInitOptions());
+  const obs = noObs ? undefined : initObs(obsInitOptions());
   const app = express();
-  app.use(obsMiddleware({ identify: () => ({ userId: 'user-1', tags: ['api'] }) }));
+  if (obs) app.use(obsMiddleware({ identify: () => ({ userId: 'user-1', tags: ['api'] }) }));
   app.use(express.json());
   app.post('/chat', async (req, res) => {
-    const answer = await startActiveObservation('answer', () => answerQuestion(req.body.question));
+    const work = () => answerQuestion(req.body.question);
+    const answer = obs ? await startActiveObservation('answer', work) : await work();
     res.json({ answer });
   });
-  app.use(obsErrorHandler());
+  if (obs) app.use(obsErrorHandler());
   const server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   await requestAndReport(
     server.address().port,
-    () => obs.mode,
+    () => obs?.mode ?? 'none',
     async () => {
       await new Promise((r) => server.close(r));
-      await obs.flush();
+      await obs?.flush();
     },
   );
-  await obs.shutdown();
+  await obs?.shutdown();
 }
 
 main().catch((err) => {

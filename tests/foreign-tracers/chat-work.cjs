@@ -1,5 +1,5 @@
 // What every foreign-tracer app shares: the request's LLM work (a LangChain chain with a fake chat
-// model, then an AI SDK call with a mock model), obs's init options, and the client side (one
+// model, traced by obs's handler unless NO_OBS, then an AI SDK call with a mock model), obs's init options, and the client side (one
 // POST /chat over real HTTP, then one RESULT line: the request's obs trace id and what the app's
 // own exporter received, for the test to compare with what the local obs server received).
 const { CallbackHandler } = require('@obs/langchain');
@@ -10,10 +10,7 @@ const { generateText } = require('ai');
 const { MockLanguageModelV4 } = require('ai/test');
 const { OpenTelemetry } = require('@ai-sdk/otel');
 
-/** obs's options: the test's `OBS_INIT_OPTIONS` over a fast flush. */
-function obsInitOptions() {
-  return { flushInterval: 0.05, flushOnExit: false, ...JSON.parse(process.env.OBS_INIT_OPTIONS ?? '{}') };
-}
+const { noObs, obsInitOptions } = require('./obs-options.cjs');
 
 const chain = ChatPromptTemplate.fromMessages([['human', 'Answer {question}']])
   .pipe(new FakeListChatModel({ responses: ['Refund approved.'] }))
@@ -30,7 +27,7 @@ const model = new MockLanguageModelV4({
 
 /** The LLM work of one request: a LangChain run traced by obs's callback handler, then an AI SDK call. */
 async function answerQuestion(question) {
-  const a = await chain.invoke({ question }, { callbacks: [new CallbackHandler()] });
+  const a = await chain.invoke({ question }, { callbacks: noObs ? [] : [new CallbackHandler()] });
   const b = await generateText({
     model,
     prompt: 'Say hi',
@@ -58,4 +55,4 @@ async function requestAndReport(port, mode, close) {
   process.stdout.write(`RESULT ${JSON.stringify({ mode: mode(), traceId, body, appSpans, asyncContextFrame })}\n`);
 }
 
-module.exports = { answerQuestion, obsInitOptions, requestAndReport };
+module.exports = { answerQuestion, noObs, obsInitOptions, requestAndReport };

@@ -26,4 +26,5 @@ globalThis.__appExport = async () =>
     scope: s.instrumentationScope.name,
     spanId: s.spanContext().spanId,
     parentSpanId: s.parentSpanContext?.spanId,
+    url: s.attributes['url.full'] ?? s.attributes['http.url'],
   }));

@@ -1,0 +1,22 @@
+// OpenTelemetry's NodeSDK (the SDK 2 line, `@opentelemetry/sdk-node` 0.2xx) as its docs set it up,
+// with the http and express instrumentations and the app's own exporter (in memory, read at the end).
+const { NodeSDK } = require('@opentelemetry/sdk-node');
+const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
+const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express');
+
+const exporter = new InMemorySpanExporter();
+const sdk = new NodeSDK({
+  serviceName: 'foreign-tracer-app',
+  spanProcessors: [new SimpleSpanProcessor(exporter)],
+  instrumentations: [new HttpInstrumentation(), new ExpressInstrumentation()],
+});
+sdk.start();
+globalThis.__appExport = async () =>
+  exporter.getFinishedSpans().map((s) => ({
+    name: s.name,
+    scope: s.instrumentationScope.name,
+    spanId: s.spanContext().spanId,
+    parentSpanId: s.parentSpanContext?.spanId,
+    url: s.attributes['url.full'] ?? s.attributes['http.url'],
+  }));
