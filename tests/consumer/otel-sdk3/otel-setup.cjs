@@ -1,0 +1,23 @@
+// OpenTelemetry's NodeSDK on the SDK 3 line (`@opentelemetry/sdk-node` 0.300, `@opentelemetry/api`
+// 1.10) as its docs set it up: http and express instrumentations, the app's own exporter (in memory).
+const { NodeSDK } = require('@opentelemetry/sdk-node');
+const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace');
+const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
+const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express');
+
+const exporter = new InMemorySpanExporter();
+new NodeSDK({
+  serviceName: 'sdk3-app',
+  spanProcessors: [new SimpleSpanProcessor({ exporter })], // SDK 3: processors take an options object
+  instrumentations: [new HttpInstrumentation(), new ExpressInstrumentation()],
+}).start();
+
+/** What the app's exporter received. */
+module.exports = () =>
+  exporter.getFinishedSpans().map((s) => ({
+    name: s.name,
+    scope: s.instrumentationScope.name,
+    spanId: s.spanContext().spanId,
+    parentSpanId: s.parentSpanContext?.spanId,
+    url: s.attributes['url.full'] ?? s.attributes['http.url'],
+  }));
