@@ -14,9 +14,10 @@ export function sharedReporters(workspaceDir: string): NonNullable<import('vites
 
 /**
  * The two test projects of a package whose tests trace through `initObs`: every test on obs's own
- * light tracer provider, and `sdkInclude` again on OpenTelemetry's SDK provider (what `initObs`
- * builds when a sampler is configured, and the path taken whenever obs attaches to Sentry or an
- * OpenTelemetry SDK), so that path cannot rot unseen.
+ * light tracer provider, and `sdkInclude` again on OpenTelemetry's SDK provider (the spans obs
+ * sees whenever it attaches to Sentry or an OpenTelemetry SDK: `initObs` builds obs's provider as
+ * a `NodeTracerProvider` there, packages/core/test/support/sdk-provider.ts), so that path cannot
+ * rot unseen.
  */
 export function providerProjects(
   include: string[],
@@ -31,7 +32,8 @@ export function providerProjects(
         name: 'sdk-provider',
         include: sdkInclude,
         exclude: sdkExclude,
-        env: { OBS_TEST_PROVIDER: 'sdk', OTEL_TRACES_SAMPLER: 'parentbased_always_on' },
+        env: { OBS_TEST_PROVIDER: 'sdk' },
+        setupFiles: [join(root, 'packages/core/test/support/sdk-provider.ts')],
       },
     },
   ];

@@ -1,56 +1,62 @@
 /**
- * When obs is attached to the app's provider, obs observations run on obs's private provider, so
- * the app's backend never receives them. A span of the app's tracers started inside one (an AI SDK
- * span, an express handler) would point at a parent the backend never gets: an orphan in its
- * traces, dropped by tree-building processors such as Sentry's. This processor, first on the app's
- * provider, re-points such a span at start to the nearest ancestor the app's provider has, where
- * it would hang without obs; obs still exports it under the observation (the original parent is
- * kept in a slot for obs's export).
+ * Beside the app's provider, obs observations run on a provider of obs's own, so the app's backend
+ * never receives them. A span of the app's tracers started inside one (an express handler, a
+ * span of the app's own) would point at a parent the backend never gets: an orphan in its traces,
+ * dropped by tree-building processors such as Sentry's. The app view keeps the app's tree as it
+ * is without obs: each such span hangs, for the app, on the nearest ancestor the app has; obs
+ * still exports it under the observation (the original parent is kept in a slot for obs's export).
+ *
+ * `recorder` runs on obs's provider and remembers, for every span there, that nearest ancestor.
+ * On a provider that takes span processors, `pointer` (first in its list) re-points a span at
+ * start; on one that does not (Sentry's own), the tracer bridge starts the span in `appContext`.
  */
-import { trace, type Context, type SpanContext } from '@opentelemetry/api';
-import type { ReadableSpan, SdkSpan, SpanProcessor, SpanResource } from '../tracing/sdk-types.js';
+import { trace, type Context, type Span, type SpanContext } from '@opentelemetry/api';
+import type { SdkSpan, SpanProcessor } from '../tracing/sdk-types.js';
 import { OBS_PARENT } from '../tracing/span-slots.js';
 
 type Reparentable = object & { parentSpanContext?: SpanContext; parentSpanId?: string; [OBS_PARENT]?: SpanContext | null };
 
-export class AppViewParents implements SpanProcessor {
-  /** For each observation: the nearest ancestor the app's provider has (null: none). */
-  private readonly appParent = new WeakMap<object, SpanContext | null>();
+const done = (): Promise<void> => Promise.resolve();
 
-  /** `hidden`: the resource of the private provider's spans, which the app never receives. */
-  constructor(private readonly hidden: SpanResource) {}
+export class AppView {
+  /** For each span on obs's provider: the nearest ancestor the app has (null: none). */
+  private readonly ancestor = new WeakMap<object, Span | null>();
 
-  private isHidden(span: unknown): boolean {
-    return (span as Partial<ReadableSpan> | undefined)?.resource === this.hidden;
-  }
+  readonly recorder: SpanProcessor = {
+    onStart: (span: SdkSpan, parentContext: Context) => {
+      const parent = trace.getSpan(parentContext);
+      this.ancestor.set(span, parent && this.ancestor.has(parent) ? (this.ancestor.get(parent) ?? null) : (parent ?? null));
+    },
+    onEnd: () => {},
+    forceFlush: done,
+    shutdown: done,
+  };
 
-  onStart(span: SdkSpan, parentContext: Context): void {
-    const parent = trace.getSpan(parentContext);
-    if (this.isHidden(span)) {
-      const outside = parent && this.isHidden(parent) ? (this.appParent.get(parent) ?? null) : (parent?.spanContext() ?? null);
-      this.appParent.set(span, outside);
-      return;
-    }
-    if (!parent || !this.isHidden(parent)) return;
-    const target = this.appParent.get(parent) ?? null;
-    const s = span as Reparentable;
-    if ('parentSpanContext' in s) {
-      s[OBS_PARENT] = s.parentSpanContext ?? null;
-      s.parentSpanContext = target ?? undefined;
-    } else if ('parentSpanId' in s) {
-      // SDK 1.x spans name their parent by id only.
-      s[OBS_PARENT] = parent.spanContext();
-      s.parentSpanId = target?.spanId;
-    }
-  }
+  readonly pointer: SpanProcessor = {
+    onStart: (span: SdkSpan, parentContext: Context) => {
+      const parent = trace.getSpan(parentContext);
+      if (!parent || !this.ancestor.has(parent)) return;
+      const target = this.ancestor.get(parent)?.spanContext();
+      const s = span as Reparentable;
+      if ('parentSpanContext' in s) {
+        s[OBS_PARENT] = s.parentSpanContext ?? null;
+        s.parentSpanContext = target;
+      } else if ('parentSpanId' in s) {
+        // SDK 1.x spans name their parent by id only.
+        s[OBS_PARENT] = parent.spanContext();
+        s.parentSpanId = target?.spanId;
+      }
+    },
+    onEnd: () => {},
+    forceFlush: done,
+    shutdown: done,
+  };
 
-  onEnd(): void {}
-
-  forceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  shutdown(): Promise<void> {
-    return Promise.resolve();
+  /** `ctx` with the app's nearest span active in place of a span on obs's provider. */
+  appContext(ctx: Context): Context {
+    const parent = trace.getSpan(ctx);
+    if (!parent || !this.ancestor.has(parent)) return ctx;
+    const ancestor = this.ancestor.get(parent);
+    return ancestor ? trace.setSpan(ctx, ancestor) : trace.deleteSpan(ctx);
   }
 }

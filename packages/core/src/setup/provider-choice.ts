@@ -18,7 +18,7 @@ import type { SpanProcessor, SpanResource } from '../tracing/sdk-types.js';
 import { setObsTracerProvider } from '../tracing/tracer.js';
 import { logger } from '../util/logger.js';
 import { SDK_VERSION } from '../util/version.js';
-import { AppViewParents } from './app-view-parents.js';
+import { AppView } from './app-view-parents.js';
 import type { ObsInitOptions, ObsTracingMode } from './init-options.js';
 import { attachFix, describeProvider } from './provider-info.js';
 import { registerYielding, unregisterYielding } from './yielding-registration.js';
@@ -28,7 +28,7 @@ export interface TracingWiring {
   /** The current mode: `registered` turns into `attached` or `isolated` when the app registers a provider after obs. */
   readonly mode: ObsTracingMode;
   /** The providers obs created (shut down with the handle). */
-  readonly providers: readonly LightTracerProvider[];
+  readonly providers: readonly OwnProvider[];
   /** Undoes what the wiring registered, so a later `initObs` starts clean. */
   unwire(): void;
 }
@@ -48,11 +48,11 @@ export function wireTracing(processor: ObsSpanProcessor, options: ObsInitOptions
 
 class Wiring implements TracingWiring {
   mode: ObsTracingMode = 'registered';
-  readonly providers: LightTracerProvider[] = [];
+  readonly providers: OwnProvider[] = [];
   /** obs's provider with the user's `spanProcessors`, once created. */
-  private own?: LightTracerProvider;
+  private own?: OwnProvider;
   private removeBridge?: () => void;
-  private removeAppViewParents?: () => void;
+  private removeAppView?: () => void;
 
   constructor(
     private readonly processor: ObsSpanProcessor,
@@ -94,8 +94,14 @@ class Wiring implements TracingWiring {
     this.mode = 'isolated';
     const own = this.ownProvider();
     setObsTracerProvider(own);
-    // LLM libraries' spans inside obs work still join the obs tree.
-    this.removeBridge = bridgeLlmTracers(foreign, own);
+    const view = new AppView();
+    const removeRecorder = addFirst(own, view.recorder);
+    // LLM libraries' spans inside obs work still join the obs tree; the app's other spans keep its tree.
+    const removeBridge = bridgeLlmTracers(foreign, own, (ctx) => view.appContext(ctx));
+    this.removeBridge = () => {
+      removeBridge();
+      removeRecorder();
+    };
     logger.warn(
       `${why} and it cannot take the obs span processor: obs spans use an isolated provider, spans of other tracers are not exported to obs, ` +
         `and LLM libraries' spans inside obs work go to obs only. To keep every span on both sides, ${attachFix(foreign)}.`,
@@ -111,29 +117,36 @@ class Wiring implements TracingWiring {
     if (this.mode === 'registered') this.mode = 'attached';
     if (this.options.shareObservations) return setObsTracerProvider(undefined);
     ensureContextManager();
-    const resource = newResource(this.options);
-    const parents = new AppViewParents(resource);
-    setObsTracerProvider(this.newProvider([parents], resource));
-    this.removeAppViewParents = addFirst(app, parents);
+    const view = new AppView();
+    setObsTracerProvider(this.newProvider([view.recorder]));
+    this.removeAppView = addFirst(app, view.pointer);
   }
 
   unwire(): void {
     setObsTracerProvider(undefined);
     this.removeBridge?.();
-    this.removeAppViewParents?.();
+    this.removeAppView?.();
     unregisterYielding();
   }
 
-  private ownProvider(): LightTracerProvider {
+  private ownProvider(): OwnProvider {
     return (this.own ??= this.newProvider(this.options.spanProcessors ?? []));
   }
 
-  private newProvider(spanProcessors: SpanProcessor[], resource = newResource(this.options)): LightTracerProvider {
-    const provider = new LightTracerProvider({ resource, spanProcessors: [...spanProcessors, this.processor] });
+  private newProvider(spanProcessors: SpanProcessor[]): OwnProvider {
+    const settings = { resource: newResource(this.options), spanProcessors: [...spanProcessors, this.processor] };
+    // The tests' seam: their SDK project builds obs's own provider as OpenTelemetry's NodeTracerProvider.
+    const factory = (globalThis as { [OWN_PROVIDER_FACTORY]?: (s: typeof settings) => OwnProvider })[OWN_PROVIDER_FACTORY];
+    const provider = factory ? factory(settings) : new LightTracerProvider(settings);
     this.providers.push(provider);
     return provider;
   }
 }
+
+/** A tracer provider obs creates and shuts down. */
+export type OwnProvider = TracerProvider & { forceFlush(): Promise<void>; shutdown(): Promise<void> };
+
+const OWN_PROVIDER_FACTORY = Symbol.for('obs.test.ownProviderFactory');
 
 function newResource(options: ObsInitOptions): SpanResource {
   return resourceFromAttributes({

@@ -14,9 +14,11 @@ export function describeProvider(provider: TracerProvider | undefined): string {
   );
   const names = [p.constructor?.name ?? 'TracerProvider', ...processors].join(' ');
   const g = globalThis as { __SENTRY__?: unknown };
-  if (/sentry/i.test(names) || g.__SENTRY__ !== undefined) return `Sentry (${p.constructor?.name ?? 'provider'})`;
+  // Bundlers that minify (Next.js) leave class names empty.
+  const kind = p.constructor?.name || 'its tracer provider';
+  if (/sentry/i.test(names) || g.__SENTRY__ !== undefined) return `Sentry (${kind})`;
   if (/vercel/i.test(names) || (globalThis as Record<symbol, unknown>)[Symbol.for('@vercel/otel')] !== undefined)
-    return `@vercel/otel (${p.constructor?.name ?? 'provider'})`;
+    return `@vercel/otel (${kind})`;
   const list = processors.length ? ` with ${processors.join(', ')}` : '';
   return `${p.constructor?.name ?? 'a tracer provider'}${list}`;
 }

@@ -202,7 +202,10 @@ describe('a tracer initialised after obs', () => {
       await handle.flush();
       const mine = exporter.getFinishedSpans();
       const outer = mine.find((s) => s.name === 'app-outer')!;
-      expect(mine.map((s) => s.name), order).toEqual(['app-inside', 'app-outer']);
+      expect(
+        mine.map((s) => s.name),
+        order,
+      ).toEqual(['app-inside', 'app-outer']);
       expect(mine.find((s) => s.name === 'app-inside')!.parentSpanContext?.spanId, order).toBe(outer.spanContext().spanId);
       const theirs = local.server.spansByTrace(traceId);
       const inside = theirs.find((s) => s.name === 'app-inside')!;

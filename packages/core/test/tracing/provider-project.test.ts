@@ -1,8 +1,8 @@
 /**
  * The test projects run on the provider they name (see vitest.config.ts): `light-provider` on
  * obs's own, `sdk-provider` on OpenTelemetry's `NodeTracerProvider`, both for the tracing harness
- * and for `initObs` (a configured sampler makes it build the SDK's). Without this, a project
- * could silently test the other provider twice.
+ * and for `initObs` (test/support/sdk-provider.ts makes it build the SDK's). Without this, a
+ * project could silently test the other provider twice.
  */
 import { trace, type TracerProvider } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -22,7 +22,8 @@ afterEach(async () => {
   trace.disable();
 });
 
-const registered = () => (trace.getTracerProvider() as TracerProvider & { getDelegate(): TracerProvider }).getDelegate();
+/** The provider obs registered: its own, behind the provider that gives way to an app's. */
+const registered = () => (trace.getTracerProvider() as TracerProvider & { getDelegate(): { own: TracerProvider } }).getDelegate().own;
 
 it(`the tracing harness registers ${expected.name}`, async () => {
   const tracing = installTracing(local.server);
