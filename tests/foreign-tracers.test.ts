@@ -241,6 +241,9 @@ describe("one obs tree next to the app's own tracer, initialised before or after
           expect(r.mode).toBe(tracer.mode);
           const spans = assertOneTree(r.traceId);
           expect(local.server.spans().length).toBe(spans.length);
+          // obs's own requests happened: the export, the score, the API read.
+          expect(local.server.scores.map((s) => (s as { name?: string }).name)).toEqual(['helpful']);
+          expect(local.server.requests.filter((q) => q.path === '/api/public/health').length).toBe(1);
           const app = await appSpans(r);
           const lost = tracer.lost?.spans ?? [];
           expect(baseline).toEqual(expect.arrayContaining(lost));

@@ -1,6 +1,6 @@
 // The Express app of the foreign-tracer scenarios (run after a setup file was `--require`d):
-// obsMiddleware, then in one request an obs observation around the shared LLM work; with NO_OBS=1
-// the same app without obs (the app tracer's baseline).
+// obsMiddleware, then in one request an obs observation around the shared LLM work, a score and
+// an API read; with NO_OBS=1 the same app without obs (the app tracer's baseline).
 const { initObs, startActiveObservation } = require('@obs/core');
 const { obsErrorHandler, obsMiddleware } = require('@obs/express');
 const express = require('express');
@@ -14,6 +14,11 @@ async function main() {
   app.post('/chat', async (req, res) => {
     const work = () => answerQuestion(req.body.question);
     const answer = obs ? await startActiveObservation('answer', work) : await work();
+    if (obs) {
+      // obs's own requests inside the request (besides the span export): a score and an API read, over fetch.
+      obs.client.score.activeTrace({ name: 'helpful', value: 1 });
+      await obs.client.api.health.health();
+    }
     res.json({ answer });
   });
   if (obs) app.use(obsErrorHandler());
@@ -25,7 +30,7 @@ async function main() {
     () => obs?.mode ?? 'none',
     async () => {
       await new Promise((r) => server.close(r));
-      await obs?.flush();
+      await obs?.flush(); // the spans and the score
     },
   );
   await obs?.shutdown();

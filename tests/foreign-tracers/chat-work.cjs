@@ -9,6 +9,8 @@ const { FakeListChatModel } = require('@langchain/core/utils/testing');
 const { generateText } = require('ai');
 const { MockLanguageModelV4 } = require('ai/test');
 const { OpenTelemetry } = require('@ai-sdk/otel');
+const { context } = require('@opentelemetry/api');
+const { suppressTracing } = require('@opentelemetry/core');
 
 const { noObs, obsInitOptions } = require('./obs-options.cjs');
 
@@ -41,11 +43,14 @@ async function answerQuestion(question) {
  * obs), and prints the RESULT line.
  */
 async function requestAndReport(port, mode, close) {
-  const res = await fetch(`http://127.0.0.1:${port}/chat`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ question: 'refund?' }),
-  });
+  // The test's own client call is not the app's traffic: no instrumentation records or propagates it.
+  const res = await context.with(suppressTracing(context.active()), () =>
+    fetch(`http://127.0.0.1:${port}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'refund?' }),
+    }),
+  );
   const body = await res.json();
   await close();
   const appSpans = globalThis.__appExport ? await globalThis.__appExport() : [];

@@ -1,15 +1,16 @@
 // OpenTelemetry's NodeSDK (the SDK 2 line, `@opentelemetry/sdk-node` 0.2xx) as its docs set it up,
-// with the http and express instrumentations and the app's own exporter (in memory, read at the end).
+// with the http, undici (fetch) and express instrumentations and the app's own exporter (in memory, read at the end).
 const { NodeSDK } = require('@opentelemetry/sdk-node');
 const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
 const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
 const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express');
+const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici');
 
 const exporter = new InMemorySpanExporter();
 const sdk = new NodeSDK({
   serviceName: 'foreign-tracer-app',
   spanProcessors: [new SimpleSpanProcessor(exporter)],
-  instrumentations: [new HttpInstrumentation(), new ExpressInstrumentation()],
+  instrumentations: [new HttpInstrumentation(), new UndiciInstrumentation(), new ExpressInstrumentation()],
 });
 sdk.start();
 globalThis.__appExport = async () =>
