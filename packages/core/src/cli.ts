@@ -1,19 +1,24 @@
 #!/usr/bin/env node
 /**
- * `npx obs doctor`: checks the obs set-up of this environment (OBS_* variables) against the
- * server it names and prints what to fix. Exits 0 when everything is fine, 1 otherwise.
+ * `npx @obs/core doctor` (anywhere: npx fetches @obs/core when the folder has none), or
+ * `npx obs-doctor` in an app that has @obs/core (a bin name no other package owns): checks the
+ * obs set-up of this environment (OBS_* variables) against the server it names and prints what to
+ * fix. Exits 0 when everything is fine, 1 otherwise.
  */
 import { diagnose } from './setup/diagnose.js';
 
-const USAGE = `Usage: obs doctor [--base-url <url>] [--timeout <seconds>]
+const USAGE = `Usage: npx @obs/core doctor [--base-url <url>] [--timeout <seconds>]
+       (in an app with @obs/core installed: npx obs-doctor [...])
 
 Checks OBS_PUBLIC_KEY, OBS_SECRET_KEY and OBS_BASE_URL: present and without stray whitespace,
 the server reachable, the keys accepted, the clock in sync. Prints what to fix.`;
 
-const [command, ...rest] = process.argv.slice(2);
-if (command !== 'doctor') {
+const args = process.argv.slice(2);
+// `doctor` is the one command, so it may be left out (`npx obs-doctor`).
+const rest = args[0] === 'doctor' ? args.slice(1) : args;
+if (rest.includes('-h') || rest.includes('--help') || (rest[0] !== undefined && !rest[0].startsWith('--'))) {
   console.log(USAGE);
-  process.exit(command === undefined || command === '-h' || command === '--help' ? 0 : 1);
+  process.exit(rest.includes('-h') || rest.includes('--help') ? 0 : 1);
 }
 const flag = (name: string) => {
   const i = rest.indexOf(name);

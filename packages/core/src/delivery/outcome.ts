@@ -23,6 +23,10 @@ export type SendOutcome =
    */
   | { kind: 'refused'; reason: string; holdMs?: number };
 
+/** What a 404 says: the one setting to check. */
+export const NOT_FOUND_REASON =
+  "the server answers HTTP 404 (no obs server there): check OBS_BASE_URL, the obs server's root address without /api/public";
+
 /** How long a certificate error or a name that does not resolve refuses later batches without a request. */
 export const HOST_REFUSAL_HOLD_MS = 5_000;
 
@@ -33,6 +37,8 @@ export function answerOutcome(res: PostResult, keysHint: string): SendOutcome {
   if (res.status === 413) return { kind: 'too-large', reason: `HTTP 413: ${text}` };
   // Keys can be fixed or rotated while the app runs (a secret mounted late): an outage, not a refusal.
   if (res.status === 401) return { kind: 'retry', reason: keysHint };
+  // A base URL with no obs server behind it (or a path below one): only the configuration can fix it.
+  if (res.status === 404) return { kind: 'refused', reason: NOT_FOUND_REASON };
   if (isRetryableStatus(res.status)) return { kind: 'retry', reason: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.retryAfter) };
   return { kind: 'refused', reason: `the server refused them (HTTP ${res.status}: ${text})` };
 }

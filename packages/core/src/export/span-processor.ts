@@ -100,6 +100,12 @@ export class ObsSpanProcessor implements SpanProcessor {
     return this.exporter !== undefined;
   }
 
+  /** How spans are batched, as resolved from options and environment (none while disabled). */
+  get batching(): { immediate: boolean; flushAt: number; flushIntervalMs: number } | undefined {
+    const o = this.batches?.options;
+    return o && { immediate: o.immediate, flushAt: o.flushAt, flushIntervalMs: o.flushIntervalMs };
+  }
+
   onStart(span: Span, parentContext: Context): void {
     this.enricher.start(span, parentContext);
   }

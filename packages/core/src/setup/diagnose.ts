@@ -1,7 +1,7 @@
 /**
  * `diagnose()`: checks an obs set-up end to end and says what to fix: keys and base URL present
  * and without stray whitespace, the server reachable, the keys accepted, the clock sane. Used by
- * `npx obs doctor`; never throws.
+ * `npx @obs/core doctor`; never throws.
  */
 import { basicAuth, resolveConnection, type ObsConnectionOptions } from '../config/connection.js';
 import { readEnv } from '../config/env.js';
@@ -67,20 +67,10 @@ export async function diagnose(options: DiagnoseOptions = {}): Promise<Diagnosis
   if (conn.baseUrl) {
     const timeoutMs = 1000 * (typeof options.timeout === 'number' && options.timeout > 0 ? options.timeout : 5);
     const health = await request(`${conn.baseUrl}/api/public/health`, timeoutMs);
-    if (!health.ok) {
-      checks.push({
-        name: 'server',
-        ok: false,
-        message: `${conn.baseUrl} is not reachable: ${health.error}`,
-        fix: `check OBS_BASE_URL (${conn.baseUrl}) and that the server is running and reachable from here`,
-      });
-    } else {
-      checks.push({
-        name: 'server',
-        ok: health.status < 500,
-        message: `${conn.baseUrl}/api/public/health answered HTTP ${health.status}`,
-        fix: health.status < 500 ? undefined : 'the server is up but unhealthy: check its logs',
-      });
+    const server = serverCheck(conn.baseUrl, health);
+    checks.push(server);
+    // Keys and clock mean something only against an obs server.
+    if (server.ok && health.ok) {
       if (health.date !== undefined) {
         const skew = Date.now() - health.date;
         const ok = Math.abs(skew) <= MAX_SKEW_MS;
@@ -93,21 +83,7 @@ export async function diagnose(options: DiagnoseOptions = {}): Promise<Diagnosis
       }
       if (conn.publicKey && conn.secretKey) {
         const auth = await request(`${conn.baseUrl}/api/public/projects`, timeoutMs, basicAuth(conn.publicKey, conn.secretKey));
-        if (!auth.ok)
-          checks.push({ name: 'keys', ok: false, message: `could not check the keys: ${auth.error}`, fix: 'try again; check the server' });
-        else if (auth.status === 401 || auth.status === 403) {
-          checks.push({
-            name: 'keys',
-            ok: false,
-            message: `wrong keys for this server (HTTP ${auth.status})`,
-            fix: `check OBS_PUBLIC_KEY and OBS_SECRET_KEY: they must be a key pair of ${conn.baseUrl}`,
-          });
-        } else
-          checks.push({
-            name: 'keys',
-            ok: auth.status < 400,
-            message: `keys ${auth.status < 400 ? 'accepted' : 'not accepted'} (HTTP ${auth.status})`,
-          });
+        checks.push(keysCheck(conn.baseUrl, auth));
       }
     }
   }
@@ -116,28 +92,91 @@ export async function diagnose(options: DiagnoseOptions = {}): Promise<Diagnosis
   return result;
 }
 
-/** Writes a diagnosis: one line per check, then what to fix. */
+/** Writes a diagnosis: one line per check, then what to fix (the all-clear only when every check passed). */
 export function printDiagnosis(d: Diagnosis, write: (line: string) => void): void {
   for (const c of d.checks) write(`${c.ok ? '✓' : '✗'} ${c.name}: ${c.message}`);
-  const fixes = d.checks.filter((c) => !c.ok && c.fix);
-  if (fixes.length === 0) write('obs is set up: spans and scores will reach the server.');
+  const failed = d.checks.filter((c) => !c.ok);
+  if (failed.length === 0) write('obs is set up: spans and scores will reach the server.');
   else {
     write('\nTo fix:');
-    for (const c of fixes) write(`- ${c.fix}`);
+    for (const c of failed) write(`- ${c.fix ?? `the ${c.name} check failed: ${c.message}`}`);
   }
+}
+
+type Answer = Awaited<ReturnType<typeof request>>;
+
+const WRONG_BASE_URL = (baseUrl: string) =>
+  `check OBS_BASE_URL (${baseUrl}): it must be the obs server's root address (e.g. https://obs.example.com), without /api/public`;
+
+/** The server check: reachable, and answering as an obs server (`{ "status": "OK" }` from its health route). */
+function serverCheck(baseUrl: string, health: Answer): DiagnosisCheck {
+  if (!health.ok) {
+    return {
+      name: 'server',
+      ok: false,
+      message: `${baseUrl} is not reachable: ${health.error}`,
+      fix: `check OBS_BASE_URL (${baseUrl}) and that the server is running and reachable from here`,
+    };
+  }
+  if (health.status >= 500) {
+    return {
+      name: 'server',
+      ok: false,
+      message: `${baseUrl}/api/public/health answered HTTP ${health.status}`,
+      fix: 'the server is up but unhealthy: check its logs',
+    };
+  }
+  if (health.status !== 200 || !isObsHealth(health.body)) {
+    return {
+      name: 'server',
+      ok: false,
+      message: `${baseUrl}/api/public/health answered HTTP ${health.status}, ${health.status === 200 ? 'but not as an obs server' : 'not as an obs server does'}: this is not an obs server's address`,
+      fix: WRONG_BASE_URL(baseUrl),
+    };
+  }
+  return { name: 'server', ok: true, message: `${baseUrl} is an obs server (health: OK)` };
+}
+
+function keysCheck(baseUrl: string, auth: Answer): DiagnosisCheck {
+  if (!auth.ok) return { name: 'keys', ok: false, message: `could not check the keys: ${auth.error}`, fix: 'try again; check the server' };
+  if (auth.status === 401 || auth.status === 403) {
+    return {
+      name: 'keys',
+      ok: false,
+      message: `wrong keys for this server (HTTP ${auth.status})`,
+      fix: `check OBS_PUBLIC_KEY and OBS_SECRET_KEY: they must be a key pair of ${baseUrl}`,
+    };
+  }
+  if (auth.status === 200) return { name: 'keys', ok: true, message: `keys accepted (HTTP ${auth.status})` };
+  return {
+    name: 'keys',
+    ok: false,
+    message: `keys not checked: the server answered HTTP ${auth.status}`,
+    fix: auth.status === 404 ? WRONG_BASE_URL(baseUrl) : 'try again; check the server',
+  };
+}
+
+function isObsHealth(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && String((body as { status?: unknown }).status).toUpperCase() === 'OK';
 }
 
 async function request(
   url: string,
   timeoutMs: number,
   authorization?: string,
-): Promise<{ ok: true; status: number; date?: number } | { ok: false; error: string }> {
+): Promise<{ ok: true; status: number; body: unknown; date?: number } | { ok: false; error: string }> {
   try {
     const res = await fetch(url, { headers: authorization ? { authorization } : {}, signal: AbortSignal.timeout(timeoutMs) });
-    await res.arrayBuffer().catch(() => undefined);
+    const text = await res.text().catch(() => '');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
     const date = res.headers.get('date');
     const parsed = date ? Date.parse(date) : Number.NaN;
-    return { ok: true, status: res.status, ...(Number.isFinite(parsed) && { date: parsed }) };
+    return { ok: true, status: res.status, body, ...(Number.isFinite(parsed) && { date: parsed }) };
   } catch (err) {
     const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
     const error =

@@ -94,10 +94,14 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     async shutdown(shutdownOptions) {
       await drains.shutdown(
         // The providers one after another: the first stops the span processor, the rest find it stopped.
-        () => Promise.all([(async () => {
-          for (const provider of tracing.providers) await provider.shutdown();
-          await spanProcessor.shutdown();
-        })(), client.shutdown()]),
+        () =>
+          Promise.all([
+            (async () => {
+              for (const provider of tracing.providers) await provider.shutdown();
+              await spanProcessor.shutdown();
+            })(),
+            client.shutdown(),
+          ]),
         shutdownOptions,
       );
       if (getObsHandle() === handle) delete (globalThis as Slot)[HANDLE_SLOT];
@@ -110,6 +114,6 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     // Bounded, so a black-holed server cannot hold the process past a grace period.
     installShutdownHooks(drains, spanProcessor.shutdownTimeoutMs);
   }
-  reportStartup({ mode: tracing.mode, exporting: spanProcessor.enabled, foreign, options });
+  reportStartup({ mode: tracing.mode, exporting: spanProcessor.enabled, foreign, options, batching: spanProcessor.batching });
   return handle;
 }

@@ -17,6 +17,8 @@ export interface StartupFacts {
   /** The provider that was registered before obs, if any. */
   foreign: TracerProvider | undefined;
   options: ObsSpanProcessorOptions;
+  /** The span processor's batching as resolved (undefined while it exports nothing). */
+  batching?: { immediate: boolean; flushAt: number; flushIntervalMs: number };
 }
 
 const MODE_TEXT: Record<StartupFacts['mode'], string> = {
@@ -42,7 +44,13 @@ function logDiagnosis(facts: StartupFacts, conn: ReturnType<typeof resolveConnec
     `mode: ${facts.mode} (${MODE_TEXT[facts.mode]}); provider found before obs: ${describeProvider(facts.foreign)}`,
     `async context manager: ${contextManagerActive() ? 'active' : 'NOT active: observations will not nest across await'}`,
     `export filter: ${o.shouldExportSpan ? 'custom shouldExportSpan' : 'default (obs spans, gen_ai.* spans, known LLM scopes, spans started inside obs observations)'}`,
-    `export: ${o.exportMode ?? 'batched'}, compression ${resolveCompression(o.compression)}, flushAt ${o.flushAt ?? 'default'}, flushInterval ${o.flushInterval ?? 'default'} s`,
+    `export: ${exportLine(facts.batching)}, compression ${resolveCompression(o.compression)}`,
   ];
   for (const line of lines) logger.debug(`diagnosis: ${line}`);
+}
+
+function exportLine(batching: StartupFacts['batching']): string {
+  if (!batching) return 'off (not configured)';
+  if (batching.immediate) return 'immediate (every span as it ends)';
+  return `batched, flushAt ${batching.flushAt} spans, flushInterval ${batching.flushIntervalMs / 1000} s`;
 }

@@ -71,6 +71,28 @@ describe('diagnose()', () => {
     expect(byName(d)['keys']).toBeUndefined();
   });
 
+  for (const [what, path, answer] of [
+    ['a base URL below the obs server (every path answers 404)', '/api/public', undefined],
+    ['a server that is not obs (an HTML page for every path)', '', 'html'],
+  ] as const) {
+    it(`${what}: a wrong base URL, not "set up"; keys and clock not judged`, async () => {
+      const other = await startOtherServer(answer);
+      try {
+        const lines: string[] = [];
+        const d = await diagnose({ ...keys, baseUrl: `${other.url}${path}`, print: (l) => lines.push(l) });
+        expect(d.ok).toBe(false);
+        expect(byName(d)['server']).toMatchObject({ ok: false, fix: expect.stringContaining('check OBS_BASE_URL') });
+        expect(byName(d)['server']!.message).toContain('this is not an obs server');
+        expect(byName(d)['keys']).toBeUndefined();
+        expect(lines.filter((l) => l.startsWith('✓ server'))).toEqual([]);
+        expect(lines).not.toContain('obs is set up: spans and scores will reach the server.');
+        expect(lines.filter((l) => l.startsWith('- check OBS_BASE_URL'))).toHaveLength(1);
+      } finally {
+        await other.close();
+      }
+    });
+  }
+
   it('a key pasted with a trailing newline is reported (obs trims it)', async () => {
     process.env['OBS_PUBLIC_KEY'] = `${TRACING_KEYS.publicKey}\n`;
     process.env['OBS_SECRET_KEY'] = TRACING_KEYS.secretKey;
@@ -92,6 +114,35 @@ describe('obs doctor', () => {
         resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
       );
     });
+
+  it('a base URL that answers 404: exits 1 with the fix, never the all-clear', async () => {
+    const other = await startOtherServer(undefined);
+    try {
+      const r = await doctor({ OBS_BASE_URL: other.url, OBS_PUBLIC_KEY: TRACING_KEYS.publicKey, OBS_SECRET_KEY: TRACING_KEYS.secretKey });
+      expect(r.status).toBe(1);
+      expect(r.stdout).toContain('✗ server:');
+      expect(r.stdout).toContain('check OBS_BASE_URL');
+      expect(r.stdout).not.toContain('✓ server');
+      expect(r.stdout).not.toContain('obs is set up');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('the command is the package name or a bin name of its own: `npx @obs/core doctor`, `npx obs-doctor`', async () => {
+    const pkg = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(path.join(path.dirname(CLI), '../package.json'), 'utf8')));
+    // One bin, so `npx @obs/core` runs it; named so that no other package's bin shadows it.
+    expect(pkg.bin).toEqual({ 'obs-doctor': './dist/cli.js' });
+    const env = { OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: TRACING_KEYS.publicKey, OBS_SECRET_KEY: TRACING_KEYS.secretKey };
+    // `doctor` may be left out (npx obs-doctor).
+    const bare = await new Promise<number>((resolve) =>
+      execFile(process.execPath, [CLI], { env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 20_000 }, (err) =>
+        resolve(err ? ((err as { code?: number }).code ?? 1) : 0),
+      ),
+    );
+    expect(bare).toBe(0);
+    expect((await doctor(env)).stdout).toContain('obs is set up');
+  });
 
   it('exits 0 and prints every check when the set-up works, 1 with the fix when the keys are wrong', async () => {
     const good = await doctor({ OBS_BASE_URL: server.url, OBS_PUBLIC_KEY: TRACING_KEYS.publicKey, OBS_SECRET_KEY: TRACING_KEYS.secretKey });
@@ -140,6 +191,8 @@ describe('start-up lines', () => {
       expect(diagnosis[1]).toBe(`[obs] diagnosis: public key: ${TRACING_KEYS.publicKey}; secret key: set (sk-...cret)`);
       expect(diagnosis[2]).toMatch(/^\[obs\] diagnosis: mode: attached .*; provider found before obs: NodeTracerProvider/);
       expect(diagnosis[3]).toBe('[obs] diagnosis: async context manager: active');
+      // The batching as resolved (options, then OBS_* variables, then defaults), never "default s".
+      expect(diagnosis[5]).toBe('[obs] diagnosis: export: batched, flushAt 512 spans, flushInterval 1 s, compression gzip');
       expect(logs.find((l) => l.level === 'info' && l.message.startsWith('[obs] on:'))?.message).toBe(
         `[obs] on: exporting to ${server.url} (obs attached its span processor to the registered tracer provider; OBS_DEBUG=1 explains more)`,
       );
@@ -162,3 +215,15 @@ describe('start-up lines', () => {
     ]);
   });
 });
+
+/** A server that is not obs: 404 for every path, or (`html`) a 200 HTML page for every path. */
+async function startOtherServer(answer: 'html' | undefined): Promise<{ url: string; close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const srv = createServer((_req, res) => {
+    if (answer === 'html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome</body></html>');
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => srv.close(() => resolve())) };
+}
