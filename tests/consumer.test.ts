@@ -252,6 +252,25 @@ describe('the packed packages', () => {
   }, 120_000);
 });
 
+describe('the doctor outside an app folder', () => {
+  it('`npx @obs/core doctor` (here: the packed tarball, as a `file:` spec) runs the doctor from an empty folder', async (ctx) => {
+    needsApps(ctx);
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    const env = { ...process.env, ...local.server.env };
+    const { stdout } = await run(
+      'npx',
+      ['--yes', '--cache', npmCache, '--prefer-offline', `file:${tarballs['@obs/core']!.file}`, 'doctor'],
+      {
+        cwd: empty,
+        env,
+      },
+    );
+    expect(stdout).toContain('✓ server:');
+    expect(stdout).toContain('obs is set up: spans and scores will reach the server.');
+  }, 120_000);
+});
+
 describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
   it('installs without an ERESOLVE warning; npm ls exits 0; one copy of each OpenTelemetry package, none brought by obs', async (ctx) => {
     needsApps(ctx);
