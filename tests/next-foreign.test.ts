@@ -90,7 +90,7 @@ async function scenario(tracerEnv: Record<string, string>, order: Order): Promis
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   try {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     while (
       !(await fetch(`${url}/robots.txt`).then(
         () => true,
@@ -110,7 +110,7 @@ async function scenario(tracerEnv: Record<string, string>, order: Order): Promis
     const traceId = res.headers.get('x-obs-trace-id');
     if (order !== 'none') {
       await local.server.waitFor(() => (local.server.spans().length >= 2 && local.server.scores.length >= 1 ? true : undefined), {
-        timeoutMs: 15_000,
+        timeoutMs: 30_000,
       });
     }
     const app = vercel ? await vercelSpans() : await sentrySpans();
@@ -128,7 +128,7 @@ const key = (scope: string, name: string) => `${scope}:${name}`;
 
 async function vercelSpans(wait = true): Promise<Outcome['app']> {
   const spans = (): DecodedSpan[] => backend.server.spans();
-  if (wait) await backend.server.waitFor(() => (spans().some((s) => s.name === 'app-work') ? true : undefined), { timeoutMs: 15_000 });
+  if (wait) await backend.server.waitFor(() => (spans().some((s) => s.name === 'app-work') ? true : undefined), { timeoutMs: 30_000 });
   return spans().map((s) => ({
     key: key(s.scope.name, s.name),
     spanId: s.spanId,
@@ -139,7 +139,7 @@ async function vercelSpans(wait = true): Promise<Outcome['app']> {
 }
 
 async function sentrySpans(wait = true): Promise<Outcome['app']> {
-  if (wait) await backend.server.waitFor(() => (sentry.transactions().length > 0 ? true : undefined), { timeoutMs: 15_000 });
+  if (wait) await backend.server.waitFor(() => (sentry.transactions().length > 0 ? true : undefined), { timeoutMs: 30_000 });
   return sentry.spans().map((s) => ({
     key: key(s.scope, s.name),
     spanId: s.spanId,
