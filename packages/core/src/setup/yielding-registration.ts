@@ -36,12 +36,31 @@ function registered(): { trace?: { getDelegate?: () => unknown }; context?: unkn
   return (globalThis as Record<symbol, never>)[OTEL_GLOBAL];
 }
 
-/** Which of the given entries obs could register (a slot already taken keeps its owner). */
-export interface YieldingRegistration {
-  provider: boolean;
-  contextManager: boolean;
-  propagator: boolean;
+type Kind = 'provider' | 'contextManager' | 'propagator';
+type Slot = {
+  /** The API singleton of this kind in a copy of the API. */
+  of(api: Api): { disable(): void };
+  setter: string;
+  /** What the global registry holds for this kind. */
+  held(): unknown;
+};
+
+/** The three global slots, and how each is read, set and emptied. */
+const SLOTS: Record<Kind, Slot> = {
+  provider: { of: (api) => api.trace, setter: 'setGlobalTracerProvider', held: () => registered()?.trace?.getDelegate?.() },
+  contextManager: { of: (api) => api.context, setter: 'setGlobalContextManager', held: () => registered()?.context },
+  propagator: { of: (api) => api.propagation, setter: 'setGlobalPropagator', held: () => registered()?.propagation },
+};
+const KINDS = Object.keys(SLOTS) as Kind[];
+
+/** Registers `value` in obs's own copy of the API, past the wrapper. */
+function registerOwn(kind: Kind, value: unknown): boolean {
+  const api = SLOTS[kind].of(otel);
+  return original(api, SLOTS[kind].setter).call(api, value as never);
 }
+
+/** Which of the given entries obs could register (a slot already taken keeps its owner). */
+export type YieldingRegistration = Record<Kind, boolean>;
 
 /**
  * Registers `entries` globally, each giving way to a later registration of the same kind;
@@ -54,21 +73,12 @@ export function registerYielding(
   wrapApis();
   const s = state();
   const result: YieldingRegistration = { provider: false, contextManager: false, propagator: false };
-  if (entries.provider) {
-    s.provider = entries.provider;
-    s.onProvider = onProvider;
-    result.provider = original(otel.trace, 'setGlobalTracerProvider').call(otel.trace, entries.provider as never);
-    if (!result.provider) s.provider = s.onProvider = undefined;
-  }
-  if (entries.contextManager) {
-    s.contextManager = entries.contextManager;
-    result.contextManager = original(otel.context, 'setGlobalContextManager').call(otel.context, entries.contextManager as never);
-    if (!result.contextManager) s.contextManager = undefined;
-  }
-  if (entries.propagator) {
-    s.propagator = entries.propagator;
-    result.propagator = original(otel.propagation, 'setGlobalPropagator').call(otel.propagation, entries.propagator as never);
-    if (!result.propagator) s.propagator = undefined;
+  for (const kind of KINDS) {
+    const value = entries[kind];
+    if (!value) continue;
+    Object.assign(s, { [kind]: value }, kind === 'provider' ? { onProvider } : {});
+    result[kind] = registerOwn(kind, value);
+    if (!result[kind]) Object.assign(s, { [kind]: undefined }, kind === 'provider' ? { onProvider: undefined } : {});
   }
   return result;
 }
@@ -80,7 +90,7 @@ export function registerYielding(
  */
 export function unregisterYielding(): void {
   const s = state();
-  if (s.provider && registered()?.trace?.getDelegate?.() === s.provider) otel.trace.disable();
+  if (s.provider && SLOTS.provider.held() === s.provider) otel.trace.disable();
   s.provider = s.onProvider = undefined;
 }
 
@@ -88,42 +98,29 @@ export function unregisterYielding(): void {
  * Wraps the registering functions of every copy of the API obs can reach: its own import and,
  * under Node.js, the CommonJS instance of the same package (`@opentelemetry/api` 1.10 ships an
  * ES module and a CommonJS build, which Node.js loads as two instances with the same global slots).
+ * A registration of a kind obs holds takes obs's entry out first (`disable`), then goes in; if
+ * it fails all the same, obs's entry goes back.
  */
 function wrapApis(): void {
   for (const api of reachableApis()) {
-    wrap(api.trace, 'setGlobalTracerProvider', (value, call) => {
-      const s = state();
-      const mine = s.provider;
-      if (!mine || value === mine || registered()?.trace?.getDelegate?.() !== mine) return call();
-      otel.trace.disable();
-      const ok = call();
-      if (ok) {
-        const onProvider = s.onProvider;
-        s.provider = s.onProvider = undefined;
-        onProvider?.(value as TracerProvider);
-      } else original(otel.trace, 'setGlobalTracerProvider').call(otel.trace, mine as never);
-      return ok;
-    });
-    wrap(api.context, 'setGlobalContextManager', (value, call) => {
-      const s = state();
-      const mine = s.contextManager;
-      if (!mine || value === mine || registered()?.context !== mine) return call();
-      otel.context.disable();
-      const ok = call();
-      if (ok) s.contextManager = undefined;
-      else original(otel.context, 'setGlobalContextManager').call(otel.context, mine.enable() as never);
-      return ok;
-    });
-    wrap(api.propagation, 'setGlobalPropagator', (value, call) => {
-      const s = state();
-      const mine = s.propagator;
-      if (!mine || value === mine || registered()?.propagation !== mine) return call();
-      otel.propagation.disable();
-      const ok = call();
-      if (ok) s.propagator = undefined;
-      else original(otel.propagation, 'setGlobalPropagator').call(otel.propagation, mine as never);
-      return ok;
-    });
+    for (const kind of KINDS) {
+      const slot = SLOTS[kind];
+      wrap(slot.of(api), slot.setter, (value, call) => {
+        const s = state();
+        const mine = s[kind];
+        if (!mine || value === mine || slot.held() !== mine) return call();
+        slot.of(otel).disable();
+        const ok = call();
+        if (!ok) registerOwn(kind, kind === 'contextManager' ? (mine as ContextManager).enable() : mine);
+        else if (kind !== 'provider') s[kind] = undefined;
+        else {
+          const onProvider = s.onProvider;
+          s.provider = s.onProvider = undefined;
+          onProvider?.(value as TracerProvider);
+        }
+        return ok;
+      });
+    }
   }
 }
 

@@ -49,6 +49,20 @@ const globalSlots = () =>
     Symbol.for('opentelemetry.js.api.1')
   ]!;
 
+/** The app's provider (not registered yet), exporting to the memory exporter returned. */
+function newAppProvider(): InMemorySpanExporter {
+  const exporter = new InMemorySpanExporter();
+  app = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return exporter;
+}
+
+/** The names of the spans obs received of a trace, sorted. */
+const obsNames = (traceId: string) =>
+  local.server
+    .spansByTrace(traceId)
+    .map((s) => s.name)
+    .sort();
+
 /** One obs observation with an app span inside, and an app span outside any observation. */
 async function traffic(tracer: Tracer): Promise<string> {
   const traceId = await startActiveObservation('obs-root', async (root) => {
@@ -68,8 +82,7 @@ describe('a tracer initialised after obs', () => {
     // An instrumentation that took its tracer (and traced) before the app's provider existed.
     const early = trace.getTracer('early-instrumentation');
     early.startSpan('before-app').end();
-    const exporter = new InMemorySpanExporter();
-    app = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const exporter = newAppProvider();
     const contextManager = new AsyncLocalStorageContextManager();
     const propagator = new W3CTraceContextPropagator();
     app.register({ contextManager, propagator });
@@ -105,35 +118,23 @@ describe('a tracer initialised after obs', () => {
     const propagator = new W3CTraceContextPropagator();
     expect(context.setGlobalContextManager(contextManager)).toBe(true);
     expect(propagation.setGlobalPropagator(propagator)).toBe(true);
-    const exporter = new InMemorySpanExporter();
-    app = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const exporter = newAppProvider();
     expect(trace.setGlobalTracerProvider(app)).toBe(true);
     expect(globalSlots().context).toBe(contextManager);
     expect(globalSlots().propagation).toBe(propagator);
     expect(handle.mode).toBe('attached');
     const traceId = await traffic(trace.getTracer('app'));
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['app-inside', 'app-outside']);
-    expect(
-      local.server
-        .spansByTrace(traceId)
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(['app-inside', 'obs-root']);
+    expect(obsNames(traceId)).toEqual(['app-inside', 'obs-root']);
   });
 
   it('a bare trace.setGlobalTracerProvider(): obs keeps its context manager, so observations still nest', async () => {
     handle = startObs();
-    const exporter = new InMemorySpanExporter();
-    app = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const exporter = newAppProvider();
     expect(trace.setGlobalTracerProvider(app)).toBe(true);
     expect(globalSlots().context).toBeInstanceOf(ObsContextManager);
     const traceId = await traffic(trace.getTracer('app'));
-    expect(
-      local.server
-        .spansByTrace(traceId)
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(['app-inside', 'obs-root']);
+    expect(obsNames(traceId)).toEqual(['app-inside', 'obs-root']);
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['app-inside', 'app-outside']);
   });
 
@@ -158,17 +159,11 @@ describe('a tracer initialised after obs', () => {
 
   it("shareObservations: obs observations go through the app's provider to both", async () => {
     handle = startObs({ shareObservations: true });
-    const exporter = new InMemorySpanExporter();
-    app = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const exporter = newAppProvider();
     app.register();
     const traceId = await traffic(trace.getTracer('app'));
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['app-inside', 'obs-root', 'app-outside']);
-    expect(
-      local.server
-        .spansByTrace(traceId)
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(['app-inside', 'obs-root']);
+    expect(obsNames(traceId)).toEqual(['app-inside', 'obs-root']);
   });
 
   it("after obs shut down, a new provider is simply registered; obs's shutdown never takes out the app's", async () => {
