@@ -2,6 +2,7 @@
 // with the http, undici (fetch) and express instrumentations and the app's own exporter (in memory, read at the end).
 const { NodeSDK } = require('@opentelemetry/sdk-node');
 const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+const { exportedSpans } = require('./app-export.cjs');
 const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
 const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express');
 const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici');
@@ -13,11 +14,4 @@ const sdk = new NodeSDK({
   instrumentations: [new HttpInstrumentation(), new UndiciInstrumentation(), new ExpressInstrumentation()],
 });
 sdk.start();
-globalThis.__appExport = async () =>
-  exporter.getFinishedSpans().map((s) => ({
-    name: s.name,
-    scope: s.instrumentationScope.name,
-    spanId: s.spanContext().spanId,
-    parentSpanId: s.parentSpanContext?.spanId,
-    url: s.attributes['url.full'] ?? s.attributes['http.url'],
-  }));
+globalThis.__appExport = async () => exportedSpans(exporter);

@@ -4,6 +4,7 @@
 // hooks every Fastify instance as it is created). OTEL_SCENARIO=plain registers the provider alone.
 const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node');
 const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+const { exportedSpans } = require('./app-export.cjs');
 const { registerInstrumentations } = require('@opentelemetry/instrumentation');
 
 const available = {
@@ -21,11 +22,4 @@ if (process.env.OTEL_SCENARIO !== 'plain') {
   const names = (process.env.OTEL_INSTRUMENTATIONS ?? 'http,undici,express').split(',');
   registerInstrumentations({ instrumentations: names.map((name) => available[name]()) });
 }
-globalThis.__appExport = async () =>
-  exporter.getFinishedSpans().map((s) => ({
-    name: s.name,
-    scope: s.instrumentationScope.name,
-    spanId: s.spanContext().spanId,
-    parentSpanId: s.parentSpanContext?.spanId,
-    url: s.attributes['url.full'] ?? s.attributes['http.url'],
-  }));
+globalThis.__appExport = async () => exportedSpans(exporter);
