@@ -8,10 +8,15 @@ const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-expre
 const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici');
 
 const exporter = new InMemorySpanExporter();
+const processor = new SimpleSpanProcessor(exporter);
 const sdk = new NodeSDK({
   serviceName: 'foreign-tracer-app',
-  spanProcessors: [new SimpleSpanProcessor(exporter)],
+  spanProcessors: [processor],
   instrumentations: [new HttpInstrumentation(), new UndiciInstrumentation(), new ExpressInstrumentation()],
 });
 sdk.start();
-globalThis.__appExport = async () => exportedSpans(exporter);
+// The SDK's resource detection is asynchronous: the processor hands spans over once it settled.
+globalThis.__appExport = async () => {
+  await processor.forceFlush();
+  return exportedSpans(exporter);
+};

@@ -22,4 +22,7 @@ if (process.env.OTEL_SCENARIO !== 'plain') {
   const names = (process.env.OTEL_INSTRUMENTATIONS ?? 'http,undici,express').split(',');
   registerInstrumentations({ instrumentations: names.map((name) => available[name]()) });
 }
-globalThis.__appExport = async () => exportedSpans(exporter);
+globalThis.__appExport = async () => {
+  await provider.forceFlush();
+  return exportedSpans(exporter);
+};

@@ -31,7 +31,7 @@ async function main() {
   await handle?.flush();
   await handle?.shutdown();
   const traceId = res.headers.get('x-obs-trace-id');
-  console.log(`RESULT ${JSON.stringify({ mode: handle?.mode ?? 'none', traceId, body, appSpans: appExport() })}`);
+  console.log(`RESULT ${JSON.stringify({ mode: handle?.mode ?? 'none', traceId, body, appSpans: await appExport() })}`);
 }
 main().catch((err) => {
   console.error(err);

@@ -6,18 +6,21 @@ const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
 const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express');
 
 const exporter = new InMemorySpanExporter();
+const processor = new SimpleSpanProcessor({ exporter }); // SDK 3: processors take an options object
 new NodeSDK({
   serviceName: 'sdk3-app',
-  spanProcessors: [new SimpleSpanProcessor({ exporter })], // SDK 3: processors take an options object
+  spanProcessors: [processor],
   instrumentations: [new HttpInstrumentation(), new ExpressInstrumentation()],
 }).start();
 
-/** What the app's exporter received. */
-module.exports = () =>
-  exporter.getFinishedSpans().map((s) => ({
+/** What the app's exporter received (once the SDK's asynchronous resource detection let the processor hand it over). */
+module.exports = async () => {
+  await processor.forceFlush();
+  return exporter.getFinishedSpans().map((s) => ({
     name: s.name,
     scope: s.instrumentationScope.name,
     spanId: s.spanContext().spanId,
     parentSpanId: s.parentSpanContext?.spanId,
     url: s.attributes['url.full'] ?? s.attributes['http.url'],
   }));
+};
