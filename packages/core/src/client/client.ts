@@ -2,6 +2,7 @@ import { INSPECT_CUSTOM, inspectSummary } from '../util/secret-inspect.js';
 import { basicAuth, sdkHeaders } from '../config/connection.js';
 import type { DeliveryKind, DrainTimeoutOptions } from '../delivery/drain.js';
 import { httpPost } from '../delivery/node-post.js';
+import type { Post } from '../delivery/post.js';
 import { logger } from '../util/logger.js';
 import { SDK_VERSION } from '../util/version.js';
 import { withTracingSuppressed } from '../tracing/suppress.js';
@@ -78,8 +79,11 @@ export class ObsClient {
           flushAt: settings.flushAt,
           flushIntervalMs: settings.flushIntervalMs,
           maxQueueSize: settings.maxQueueSize,
-          // node:http on Node.js (its sockets never hold the process open), or the fetch given.
-          post: httpPost(scoresUrl, { ...headers, 'content-type': 'application/json', accept: 'application/json' }, settings.fetch),
+          // node:http on Node.js (its sockets never hold the process open), or the fetch given;
+          // obs's own request: no instrumentation of the app records it.
+          post: suppressed(
+            httpPost(scoresUrl, { ...headers, 'content-type': 'application/json', accept: 'application/json' }, settings.fetch),
+          ),
           target: scoresUrl,
           timeoutMs: settings.timeoutInSeconds * 1000,
           reportEveryMs: settings.outageReportEveryMs,
@@ -167,4 +171,9 @@ function nothingToDeliver(unit: string): DeliveryKind {
     abandon: () => none,
     settle: () => undefined,
   };
+}
+
+/** `post` run with tracing suppressed, for every instrumentation (OpenTelemetry's, Sentry's). */
+function suppressed(post: Post): Post {
+  return (body, timeoutMs, signal) => withTracingSuppressed(() => post(body, timeoutMs, signal));
 }

@@ -5,6 +5,7 @@
  */
 import { basicAuth, resolveConnection, type ObsConnectionOptions } from '../config/connection.js';
 import { readEnv } from '../config/env.js';
+import { withTracingSuppressed } from '../tracing/suppress.js';
 
 /** One check of `diagnose()`. */
 export interface DiagnosisCheck {
@@ -166,7 +167,9 @@ async function request(
   authorization?: string,
 ): Promise<{ ok: true; status: number; body: unknown; date?: number } | { ok: false; error: string }> {
   try {
-    const res = await fetch(url, { headers: authorization ? { authorization } : {}, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await withTracingSuppressed(() =>
+      fetch(url, { headers: authorization ? { authorization } : {}, signal: AbortSignal.timeout(timeoutMs) }),
+    );
     const text = await res.text().catch(() => '');
     let body: unknown;
     try {
