@@ -13,3 +13,7 @@ export const NEAREST_OBS = Symbol('obs.nearestObs');
 export const NEAREST_ANY = Symbol('obs.nearestExported');
 /** The parent obs exports a span under (null: a root), resolved at its start; undefined: not seen. */
 export const EXPORT_PARENT = Symbol('obs.exportParent');
+/** Binary data of the span's input, output and metadata, by the token written in its place (`media-capture.ts`). */
+export const MEDIA_BYTES = Symbol('obs.mediaBytes');
+/** Where the export's media step stands with the span (what it found, what it knows of the uploads). */
+export const MEDIA_STATE = Symbol('obs.mediaState');

@@ -15,7 +15,7 @@ import { isAttributeValue } from '@opentelemetry/core';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
 import { msToHrTime, nowMs, timeInputToMs } from './clock.js';
 import type { LightSpanLimits } from './span-limits.js';
-import { EXPORT_PARENT, IN_OBS_TRACE, NEAREST_ANY, NEAREST_OBS, REQUEST_BOX } from '../span-slots.js';
+import { EXPORT_PARENT, IN_OBS_TRACE, MEDIA_BYTES, MEDIA_STATE, NEAREST_ANY, NEAREST_OBS, REQUEST_BOX } from '../span-slots.js';
 
 /** What a light span needs of the processors: the SDK's `SpanProcessor` hooks it calls. */
 export interface SpanHooks {
@@ -72,6 +72,8 @@ export class LightSpan implements Span, ReadableSpan {
   [NEAREST_OBS]: unknown = undefined;
   [NEAREST_ANY]: unknown = undefined;
   [EXPORT_PARENT]: unknown = undefined;
+  [MEDIA_BYTES]: unknown = undefined;
+  [MEDIA_STATE]: unknown = undefined;
 
   constructor(
     tracer: LightTracerState,
