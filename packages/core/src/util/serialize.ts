@@ -5,9 +5,10 @@
  * nested deeper than `MAX_SERIALISED_DEPTH` are cut with a marker, a getter that throws loses
  * only its own key, cycles, BigInts, errors, maps and sets are written readably, and what would
  * be longer than `MAX_SERIALISED_CHARS` (1,000,000, the default attribute cap) is cut there,
- * marker included, before any more of it is read. Base64 data URIs are written whole (up to
- * `MAX_DATA_URI_CHARS` per value) and not counted: the export uploads them as media and puts a
- * short reference in their place before the attribute cap, so they must arrive uncut. Plain data
+ * marker included, before any more of it is read. Base64 media is written whole (up to
+ * `MAX_MEDIA_TEXT_CHARS` per value) and not counted: data URIs always, and a string of base64
+ * that would be cut; the export uploads it and puts a short reference in its place before the
+ * attribute cap, so it must arrive uncut. Plain data
  * takes V8's native `JSON.stringify` once a walk over it (strings are not read, only their length
  * and first characters) found nothing native JSON would mishandle. A caller may keep binary data
  * instead of its description (`SerializeHooks.binary`: observation inputs, whose bytes are uploaded).
@@ -29,10 +30,10 @@ export const DEPTH_MARKER = `[truncated by obs: deeper than ${MAX_SERIALISED_DEP
 export const MAX_SERIALISED_CHARS = 1_000_000;
 
 /**
- * Most characters of base64 data URIs written whole in one value (one 50 MB medium, the media
+ * Most characters of base64 media written whole in one value (one 50 MB medium, the media
  * limit, is ~67,000,000); past it they count toward the length limit like any string.
  */
-export const MAX_DATA_URI_CHARS = 70_000_000;
+export const MAX_MEDIA_TEXT_CHARS = 70_000_000;
 
 /** What a caller may change in how a value is written. */
 export interface SerializeHooks {
@@ -46,6 +47,18 @@ export interface SerializeHooks {
 /** Whether `s` is a base64 data URI (`data:<type>[;params];base64,...`); reads at most its first 256 characters. */
 export function isBase64DataUri(s: string): boolean {
   return s.length > 13 && s.charCodeAt(0) === 100 && s.startsWith('data:') && s.lastIndexOf(';base64,', 256) > 5;
+}
+
+const BASE64_HEAD = /^[A-Za-z0-9+/]{1024}/;
+const BASE64_TAIL = /[A-Za-z0-9+/]{60}={0,2}$/;
+
+/**
+ * Whether `s` looks like bare base64 media (an AI SDK or LangChain image part, OpenAI's input
+ * audio): its first 1,024 and last 64 characters are base64. Reads those only; the export finds
+ * where the base64 really ends.
+ */
+export function looksLikeBase64(s: string): boolean {
+  return s.length >= 1024 && BASE64_HEAD.test(s) && BASE64_TAIL.test(s.slice(-64));
 }
 
 /** Values (containers and leaves) the fast path's check visits before it takes the rest as plain. */
@@ -203,7 +216,7 @@ function typeName(value: object, fallback: string): string {
 /**
  * Whether native `JSON.stringify` writes `value` as obs would: no binary data, errors, maps,
  * sets, `toJSON` of its own (a Date's aside), BigInts, functions or symbols, nothing nested past
- * the depth limit, strings (data URIs within their own limit aside) shorter together than the
+ * the depth limit, strings (base64 media within its own limit aside) shorter together than the
  * length limit (the careful writer cuts them before escaping). Past `CHECK_BUDGET` values, plain data so far is taken as plain (large arrays
  * of numbers, long histories) unless an array is longer than the length limit (a sparse array of
  * a billion holes). Reading a property may throw (a getter, a Proxy): then the careful writer
@@ -213,9 +226,9 @@ function isNativeSafe(value: unknown, maxChars: number): boolean {
   if (value === null || typeof value !== 'object') return isNativeLeaf(value);
   let visits = CHECK_BUDGET;
   let chars = 0;
-  // Data URIs are written whole in values (the full length limit), never in names and the like.
-  const wholeDataUris = maxChars >= MAX_SERIALISED_CHARS;
-  let dataUriChars = 0;
+  // Media is written whole in values (the full length limit), never in names and the like.
+  const wholeMedia = maxChars >= MAX_SERIALISED_CHARS;
+  let mediaChars = 0;
   /** false: not native-safe; true: safe so far; 'enough': the budget ran out on plain data. */
   const visit = (v: object, depth: number): boolean | 'enough' => {
     if (depth >= MAX_SERIALISED_DEPTH) return false;
@@ -244,8 +257,9 @@ function isNativeSafe(value: unknown, maxChars: number): boolean {
     if (--visits < 0) return 'enough';
     if (typeof v === 'object' && v !== null) return visit(v, depth + 1);
     if (typeof v === 'string') {
-      if (wholeDataUris && isBase64DataUri(v) && dataUriChars + v.length <= MAX_DATA_URI_CHARS) {
-        dataUriChars += v.length;
+      const media = isBase64DataUri(v) || (chars + v.length > maxChars && looksLikeBase64(v));
+      if (wholeMedia && media && mediaChars + v.length <= MAX_MEDIA_TEXT_CHARS) {
+        mediaChars += v.length;
         return true;
       }
       if ((chars += v.length) > maxChars) return false;
@@ -278,8 +292,8 @@ class CarefulWriter {
     private readonly hooks?: SerializeHooks,
   ) {}
 
-  /** Characters of data URIs written whole so far. */
-  private dataUriChars = 0;
+  /** Characters of base64 media written whole so far. */
+  private mediaChars = 0;
 
   private readonly parts: string[] = [];
   private length = 0;
@@ -336,12 +350,18 @@ class CarefulWriter {
     }
   }
 
+  /** A data URI, or base64 that would be cut, within the media limit (values only, not names). */
+  private isWholeMedia(value: string): boolean {
+    if (this.maxChars < MAX_SERIALISED_CHARS || this.mediaChars + value.length > MAX_MEDIA_TEXT_CHARS) return false;
+    return isBase64DataUri(value) || (value.length > this.maxChars - this.length - 64 && looksLikeBase64(value));
+  }
+
   private valueUnguarded(value: unknown, depth: number): void {
     switch (typeof value) {
       case 'string':
-        // A data URI is written whole, outside the count (the export swaps it for a reference).
-        if (this.maxChars >= MAX_SERIALISED_CHARS && isBase64DataUri(value) && this.dataUriChars + value.length <= MAX_DATA_URI_CHARS) {
-          this.dataUriChars += value.length;
+        // Base64 media is written whole, outside the count (the export swaps it for a reference).
+        if (this.isWholeMedia(value)) {
+          this.mediaChars += value.length;
           if (!this.cut) this.parts.push(JSON.stringify(value));
           return;
         }

@@ -152,6 +152,26 @@ describe('media upload', () => {
     expect(server.media.uploads).toHaveLength(2);
   });
 
+  it('media larger than the 1,000,000-character value limit arrives whole: a data URI, and bare base64 in a part', async () => {
+    const tracing = install();
+    const big = noisePng(700, 700, 31);
+    expect(big.toString('base64').length).toBeGreaterThan(1_000_000);
+    startObservation('whole', {
+      input: [
+        { type: 'text', text: 'a long question '.repeat(40_000) },
+        { type: 'image', source_type: 'base64', data: big.toString('base64'), mime_type: 'image/png' },
+      ],
+      output: { image: pngDataUri(big), note: 'a long answer '.repeat(40_000) },
+    }).end();
+    await tracing.flush();
+    const span = only(server, 'whole');
+    const a = referenceIn(span, 'obs.observation.input');
+    const b = referenceIn(span, 'obs.observation.output');
+    expect(b.id).toBe(a.id);
+    expect(server.media.bytes(a.id)?.equals(big)).toBe(true);
+    expect(longestBase64Run(exportedAttributes(server))).toBeLessThan(1024);
+  });
+
   it('long base64 that is not media (no known format, no declared type) stays as it is; text without media makes no ask', async () => {
     const tracing = install();
     const opaque = Buffer.alloc(3000, 0x41).toString('base64');
