@@ -4,13 +4,12 @@
  * always arrives, each failure is counted in the outage log, and nothing is retried for ever.
  * The media step runs off the app's `span.end()`, and media counts toward the drain deadline.
  */
-import { setupObsServer } from '@obs/local-server/testing';
+import { longestBase64Run, noisePng, pngDataUri, setupObsServer } from '@obs/local-server/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startObservation } from '../../src/index.js';
 import { MEDIA_STATE } from '../../src/tracing/span-slots.js';
-import { noisePng, pngDataUri } from '../support/png.js';
 import { captureLogs, only, perTestTracing, sleep, TRACING_KEYS } from '../tracing/harness.js';
-import { exportedAttributes, longestBase64Run, referenceIn } from './helpers.js';
+import { referenceIn } from './helpers.js';
 
 const { server } = await setupObsServer(TRACING_KEYS).ready;
 const install = perTestTracing(server);
@@ -40,7 +39,7 @@ describe('a failed ask', () => {
     expect(server.media.asks).toHaveLength(1);
     expect(server.media.uploads).toHaveLength(0);
     expect(errors(logs)).toEqual([expect.stringMatching(/^\[obs\] dropped 1 media: the media upload was not accepted \(ask: HTTP 400/)]);
-    expect(longestBase64Run(exportedAttributes(server))).toBeLessThan(1024);
+    expect(longestBase64Run(server.spans())).toBeLessThan(1024);
   });
 
   it('failing (503) three times: retried three times, never more, then the marker', async () => {
@@ -89,7 +88,7 @@ describe('a failed upload or report', () => {
     expect(server.media.bytes(ref.id)).toBeUndefined();
     expect(server.media.get(ref.id)?.report).toMatchObject({ uploadHttpStatus: 503, uploadHttpError: expect.stringContaining('HTTP 503') });
     expect(errors(logs)).toEqual([expect.stringMatching(/^\[obs\] dropped 1 media: the media upload failed \(upload: HTTP 503/)]);
-    expect(longestBase64Run(exportedAttributes(server))).toBeLessThan(1024);
+    expect(longestBase64Run(server.spans())).toBeLessThan(1024);
   });
 
   it('upload refused (400): not retried', async () => {

@@ -3,12 +3,11 @@
  * and binary data in an observation's input, output and metadata are uploaded once per content
  * (ask, PUT, report) and exported as references; nothing of their base64 is exported.
  */
-import { setupObsServer } from '@obs/local-server/testing';
+import { longestBase64Run, noisePng, pngDataUri, setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { ObsClient, startObservation } from '../../src/index.js';
 import { captureLogs, only, perTestTracing, TRACING_KEYS } from '../tracing/harness.js';
-import { noisePng, pngDataUri } from '../support/png.js';
-import { exportedAttributes, longestBase64Run, referenceIn } from './helpers.js';
+import { referenceIn } from './helpers.js';
 
 const { server } = await setupObsServer(TRACING_KEYS).ready;
 const install = perTestTracing(server);
@@ -55,7 +54,7 @@ describe('media upload', () => {
     // The message reads as before, the image as its reference.
     const input = JSON.parse(span.attributes['obs.observation.input'] as string);
     expect(input[1].content[1]).toEqual({ type: 'image_url', image_url: { url: ref.text, detail: 'low' } });
-    expect(longestBase64Run(exportedAttributes(server))).toBeLessThan(1024);
+    expect(longestBase64Run(server.spans())).toBeLessThan(1024);
   });
 
   it('the same image in a second observation: its own ask and the same reference, no second PUT', async () => {
@@ -76,7 +75,7 @@ describe('media upload', () => {
         ?.links.map((l) => l.observationId)
         .sort(),
     ).toEqual([only(server, 'first').spanId, only(server, 'second').spanId].sort());
-    expect(longestBase64Run(exportedAttributes(server))).toBeLessThan(1024);
+    expect(longestBase64Run(server.spans())).toBeLessThan(1024);
   });
 
   it('the same image in input, output and metadata of one span: one PUT, a reference in each', async () => {
@@ -90,7 +89,7 @@ describe('media upload', () => {
     // One ask per field (the server links each), one upload.
     expect(server.media.asks.map((a) => (a.body as { field: string }).field).sort()).toEqual(['input', 'metadata', 'output']);
     expect(server.media.uploads).toHaveLength(1);
-    expect(longestBase64Run(exportedAttributes(server))).toBeLessThan(1024);
+    expect(longestBase64Run(server.spans())).toBeLessThan(1024);
   });
 
   it('binary data (Buffer, Uint8Array, ArrayBuffer) in an input is uploaded as bytes', async () => {
@@ -169,7 +168,7 @@ describe('media upload', () => {
     const b = referenceIn(span, 'obs.observation.output');
     expect(b.id).toBe(a.id);
     expect(server.media.bytes(a.id)?.equals(big)).toBe(true);
-    expect(longestBase64Run(exportedAttributes(server))).toBeLessThan(1024);
+    expect(longestBase64Run(server.spans())).toBeLessThan(1024);
   });
 
   it('long base64 that is not media (no known format, no declared type) stays as it is; text without media makes no ask', async () => {
