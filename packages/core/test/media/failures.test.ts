@@ -127,14 +127,14 @@ describe('a failed upload or report', () => {
   it('the same image in two spans while its upload is slow: one PUT', async () => {
     server.media.injectFault('upload', { delayMs: 300, times: 5 });
     const tracing = install();
+    // Both asks are answered (uploadUrl set: the bytes are not there yet) before the upload ends.
     endWithImage('slow-1');
-    await sleep(50);
-    await tracing.flush();
     endWithImage('slow-2');
     await tracing.flush();
     const a = referenceIn(only(server, 'slow-1'), 'obs.observation.input');
     const b = referenceIn(only(server, 'slow-2'), 'obs.observation.input');
     expect(b.id).toBe(a.id);
+    expect(server.media.asks.map((ask) => ask.uploadUrl === null)).toEqual([false, false]);
     expect(server.media.counts(a.id)).toEqual({ asks: 2, uploads: 1, reports: 1 });
   });
 });
