@@ -15,6 +15,7 @@ import { networkReason } from '../../delivery/outcome.js';
 import { OutageLog } from '../../delivery/outage-log.js';
 import { logger } from '../../util/logger.js';
 import { backoffDelay, isRetryableStatus } from '../../util/retry.js';
+import { Slots } from '../../util/slots.js';
 
 /** Largest medium uploaded: 50 MiB (wire contract 5). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
@@ -60,39 +61,6 @@ const MEDIA_ID = /^[\w.~-]{1,200}$/;
 interface Answered {
   status: number;
   text: string;
-}
-
-/** Requests waiting for one of `limit` slots. */
-class Slots {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly limit: number) {}
-
-  get queued(): number {
-    return this.waiting.length;
-  }
-
-  get busy(): number {
-    return this.active;
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await work();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-
-  /** Lets every waiting request go on at once (each then fails: the uploads were abandoned). */
-  release(): number {
-    const n = this.waiting.length;
-    for (const go of this.waiting.splice(0)) go();
-    return n;
-  }
 }
 
 export class MediaUploads implements DeliveryKind {
