@@ -80,7 +80,12 @@ export class MediaUploads implements DeliveryKind {
   /** Bytes held for media not done yet, each buffer counted once however many asks share it. */
   private heldBytes = 0;
   private readonly holders = new Map<ArrayBufferLike, number>();
-  private controller = new AbortController();
+  /**
+   * One abort controller per request (on Cloudflare Workers a signal belongs to the request that
+   * made it), and the retry waits under way: what `abandon` stops.
+   */
+  private readonly inFlight = new Set<AbortController>();
+  private readonly waits = new Set<() => void>();
   /** The exit flush: no retries, losses counted for its line. */
   private finalTry = false;
   private lostInFinalTry = 0;
@@ -131,9 +136,12 @@ export class MediaUploads implements DeliveryKind {
       inFlight: this.asks.busy + this.uploads.busy,
       reason: this.outage.reason,
     };
-    this.abandoned = true;
-    this.controller.abort(new Error('abandoned at the deadline'));
-    this.controller = new AbortController();
+    // Until what is under way has failed; media after that goes as usual.
+    this.abandoned = this.inProgress > 0;
+    for (const controller of this.inFlight) controller.abort(new Error('abandoned at the deadline'));
+    this.inFlight.clear();
+    for (const wake of this.waits) wake();
+    this.waits.clear();
     this.asks.release();
     this.uploads.release();
     return left;
@@ -243,7 +251,7 @@ export class MediaUploads implements DeliveryKind {
       }
       if (this.abandoned || this.finalTry || attempt + 1 >= ATTEMPTS) return { failure: reason, status };
       this.outage.failed(reason, ATTEMPTS * this.options.timeoutMs);
-      await pause(backoffDelay(attempt, { initialDelayMs: this.options.backoffMs ?? 200, maxDelayMs: 2_000 }), this.controller.signal);
+      await this.pause(backoffDelay(attempt, { initialDelayMs: this.options.backoffMs ?? 200, maxDelayMs: 2_000 }));
     }
   }
 
@@ -256,7 +264,11 @@ export class MediaUploads implements DeliveryKind {
   ) {
     if (this.abandoned) return Promise.reject(new Error('abandoned at the deadline'));
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-    return this.options.send({ method, url, headers, body: bytes, timeoutMs, signal: this.controller.signal });
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    return this.options
+      .send({ method, url, headers, body: bytes, timeoutMs, signal: controller.signal })
+      .finally(() => this.inFlight.delete(controller));
   }
 
   private lose(why: string): void {
@@ -276,6 +288,20 @@ export class MediaUploads implements DeliveryKind {
     if (this.inProgress === 0) this.abandoned = false;
   }
 
+  /** Waits `ms` (an unref'd timer: the process may end meanwhile; the exit flush bounds that), less when abandoned. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.waits.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      (timer as { unref?: () => void }).unref?.();
+      this.waits.add(wake);
+    });
+  }
+
   private track<T>(p: Promise<T>): Promise<T> {
     const tracked = p.catch((err: unknown) => {
       logger.debug(`media upload: ${String(err)}`);
@@ -285,18 +311,4 @@ export class MediaUploads implements DeliveryKind {
     void tracked.finally(() => this.work.delete(tracked));
     return tracked;
   }
-}
-
-/** Waits `ms` (an unref'd timer: the process may end meanwhile; the exit flush bounds that), or less when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    (timer as { unref?: () => void }).unref?.();
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
