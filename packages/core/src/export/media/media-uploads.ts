@@ -123,6 +123,9 @@ export class MediaUploads implements DeliveryKind {
   lastTry(): void {
     this.finalTry = true;
     this.lostInFinalTry = 0;
+    // A retry waiting for its backoff goes now: its attempt is the last.
+    for (const wake of this.waits) wake();
+    this.waits.clear();
   }
 
   endLastTry(): Leftover {
@@ -131,11 +134,9 @@ export class MediaUploads implements DeliveryKind {
   }
 
   abandon(): Leftover {
-    const left: Leftover = {
-      unsent: this.asks.queued + this.uploads.queued,
-      inFlight: this.asks.busy + this.uploads.busy,
-      reason: this.outage.reason,
-    };
+    // Never sent: waiting for a slot. The rest under way was sent (or is between retries).
+    const unsent = this.asks.queued + this.uploads.queued;
+    const left: Leftover = { unsent, inFlight: Math.max(0, this.inProgress - unsent), reason: this.outage.reason };
     // Until what is under way has failed; media after that goes as usual.
     this.abandoned = this.inProgress > 0;
     for (const controller of this.inFlight) controller.abort(new Error('abandoned at the deadline'));

@@ -151,11 +151,12 @@ export class BatchQueue {
     let waiting: ReadableSpan[] | undefined;
     for (let i = 0; i < spans.length; i++) {
       const span = spans[i]!;
-      if (!release && this.holdBack(span)) continue;
       if (!all && !this.steps.ready(span)) {
         (waiting ??= []).push(span);
         continue;
       }
+      // Held once its identity is known: a span waiting for identify is not scanned again each turn.
+      if (!release && this.holdBack(span)) continue;
       const batch = (this.batch ??= this.encoder!.startBatch());
       try {
         batch.add(this.steps.prepare(span));
