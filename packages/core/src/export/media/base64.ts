@@ -10,9 +10,6 @@ interface BufferClass {
 }
 type FromBase64 = (text: string) => Uint8Array;
 
-const NodeBuffer = (globalThis as { Buffer?: BufferClass }).Buffer;
-const fromBase64 = (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64;
-
 /** How many bytes `length` characters of base64 (padding included) decode to. */
 export function decodedLength(text: string, start: number, end: number): number {
   let length = end - start;
@@ -28,6 +25,9 @@ export function decodedLength(text: string, start: number, end: number): number 
 export function decodeBase64(text: string, start: number, end: number): Uint8Array {
   const size = decodedLength(text, start, end);
   const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+  // Read when used: an edge runtime may refuse a Node.js global at module evaluation.
+  const NodeBuffer = (globalThis as { Buffer?: BufferClass }).Buffer;
+  const fromBase64 = (Uint8Array as unknown as { fromBase64?: FromBase64 }).fromBase64;
   if (NodeBuffer) {
     // Not from the pool: the bytes may live until their upload ends.
     const out = NodeBuffer.allocUnsafeSlow(size);

@@ -9,6 +9,7 @@
  */
 import { bytesToBase64 } from '../../util/base64.js';
 import { logger } from '../../util/logger.js';
+import { isNodeRuntime } from '../../util/runtime.js';
 
 /** Smallest medium hashed on the worker thread. */
 export const OFF_LOOP_MIN_BYTES = 1024 * 1024;
@@ -31,10 +32,24 @@ interface WorkerThreads {
   Worker: new (source: string, options: { eval: true }) => WorkerLike;
 }
 
-const builtin = (id: string): unknown =>
-  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
+/**
+ * A Node.js built-in, on Node.js only, looked up when first needed: edge runtimes (Next.js's
+ * among them) throw when `process.getBuiltinModule` is even touched.
+ */
+function builtin(id: string): unknown {
+  if (!isNodeRuntime()) return undefined;
+  try {
+    return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
+  } catch {
+    return undefined;
+  }
+}
 
-const nodeCrypto = builtin('node:crypto') as NodeCrypto | undefined;
+let nodeCryptoModule: NodeCrypto | null | undefined;
+function nodeCrypto(): NodeCrypto | undefined {
+  if (nodeCryptoModule === undefined) nodeCryptoModule = (builtin('node:crypto') as NodeCrypto | undefined) ?? null;
+  return nodeCryptoModule ?? undefined;
+}
 
 /** The worker's code: hash what arrives, send the bytes back with the hash. */
 const WORKER_SOURCE = `
@@ -69,7 +84,8 @@ export async function hashMedia(bytes: Uint8Array, owned: boolean): Promise<Hash
 }
 
 async function hashInPlace(bytes: Uint8Array): Promise<string> {
-  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(bytes).digest('base64');
+  const node = nodeCrypto();
+  if (node) return node.createHash('sha256').update(bytes).digest('base64');
   return bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 }
 
@@ -114,7 +130,7 @@ function hashWorker(): HashWorker | undefined {
   if (broken) return undefined;
   if (shared) return shared;
   const threads = builtin('node:worker_threads') as WorkerThreads | undefined;
-  if (!threads || !nodeCrypto) {
+  if (!threads || !nodeCrypto()) {
     broken = true;
     return undefined;
   }
