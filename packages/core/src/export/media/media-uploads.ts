@@ -196,7 +196,9 @@ export class MediaUploads implements DeliveryKind {
       const parsed = JSON.parse(res.text) as { mediaId?: unknown; uploadUrl?: unknown };
       const { mediaId, uploadUrl } = parsed;
       if (typeof mediaId !== 'string' || !MEDIA_ID.test(mediaId)) return { failure: 'the answer to the ask has no usable mediaId' };
-      if (uploadUrl !== null && typeof uploadUrl !== 'string') return { failure: 'the answer to the ask has no uploadUrl' };
+      // No upload URL (null, or left out as some servers do): the server holds these bytes.
+      if (uploadUrl === null || uploadUrl === undefined) return { mediaId, uploadUrl: null };
+      if (typeof uploadUrl !== 'string') return { failure: 'the answer to the ask has an uploadUrl that is not a URL' };
       return { mediaId, uploadUrl };
     } catch {
       return { failure: 'the answer to the ask is not JSON' };
