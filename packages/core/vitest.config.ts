@@ -6,11 +6,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: sharedReporters(import.meta.dirname),
-    // The tracing, export and request-layer tests run on both tracer providers; the light
+    // The tracing, export, media and request-layer tests run on both tracer providers; the light
     // provider's own tests have nothing to say about the SDK's.
     projects: providerProjects(
       ['test/**/*.test.ts'],
-      ['test/tracing/**/*.test.ts', 'test/export/**/*.test.ts', 'test/http/**/*.test.ts'],
+      ['test/tracing/**/*.test.ts', 'test/export/**/*.test.ts', 'test/http/**/*.test.ts', 'test/media/**/*.test.ts'],
       ['test/tracing/light-provider.test.ts'],
     ),
   },

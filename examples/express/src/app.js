@@ -1,13 +1,16 @@
 // An Express 5 app traced with @obs/express: one LLM-ish JSON route (a LangChain chain on a
-// fake chat model, traced with @obs/langchain) and one route streaming the answer as
-// server-sent events. `identify` turns the bearer token that auth middleware resolved into the
-// trace's user and session.
+// fake chat model, traced with @obs/langchain), one route streaming the answer as server-sent
+// events, and assistant routes calling models the other ways (`assist.js`: the Vercel AI SDK,
+// the OpenAI SDK through @obs/openai, an image). `identify` turns the bearer token that auth
+// middleware resolved into the trace's user and session.
 import express from 'express';
 import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { StringOutputParser } from '@langchain/core/output_parsers';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { CallbackHandler } from '@obs/langchain';
 import { obsErrorHandler, obsMiddleware } from '@obs/express';
+import { assistRoutes } from './assist.js';
+import { fakeOpenAI } from './fake-openai.js';
 
 const USERS = { 'token-alice': { id: 'alice', plan: 'pro' }, 'token-bob': { id: 'bob', plan: 'free' } };
 
@@ -34,6 +37,8 @@ function model() {
 /** Creates the app (no listening: `server.js` and `demo.mjs` do that). */
 export function createApp() {
   const app = express();
+  // The stand-in OpenAI endpoint the assistant calls: mounted first, so it is not traced itself.
+  app.use('/fake-openai', fakeOpenAI());
   app.use(
     obsMiddleware({
       identify: (req) => ({
@@ -44,7 +49,7 @@ export function createApp() {
       }),
     }),
   );
-  app.use(express.json());
+  app.use(express.json({ limit: '10mb' }));
   app.use('/api', authenticate);
 
   const chat = express.Router();
@@ -77,6 +82,7 @@ export function createApp() {
   });
 
   app.use('/api/chat', chat);
+  app.use('/api/assist', assistRoutes());
   app.use(obsErrorHandler());
   app.use((err, _req, res, _next) => {
     res.status(err.status ?? 500).json({ error: err.message });

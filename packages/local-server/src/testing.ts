@@ -24,6 +24,14 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startObsServer } from './server.js';
 import type { ObsServer, ObsServerOptions } from './types.js';
 
+export {
+  type FoundMediaReference,
+  longestBase64Run,
+  mediaReferencesIn,
+  noisePng,
+  pngDataUri,
+} from './test-controls/media-fixtures.js';
+
 /** Where and with which keys to reach the server: the options `initObs` and `ObsClient` take. */
 export interface ObsConnection {
   baseUrl: string;

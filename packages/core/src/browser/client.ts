@@ -7,7 +7,7 @@ import { fetchPost } from '../delivery/post.js';
 import { ScoreQueue } from '../client/scores/queue.js';
 import type { ScoreBody } from '../client/scores/types.js';
 import { prepareScore } from '../client/scores/validate.js';
-import { bytesToBase64 } from '../client/util/base64.js';
+import { bytesToBase64 } from '../util/base64.js';
 import { nonNegativeInteger, positive } from '../client/util/numbers.js';
 
 /** Options of `new ObsBrowserClient()`. Only the public key: never ship a secret key to a browser. */

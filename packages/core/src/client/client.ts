@@ -1,6 +1,6 @@
 import { INSPECT_CUSTOM, inspectSummary } from '../util/secret-inspect.js';
 import { basicAuth, sdkHeaders } from '../config/connection.js';
-import type { DeliveryKind, DrainTimeoutOptions } from '../delivery/drain.js';
+import { nothingToDeliver, type DeliveryKind, type DrainTimeoutOptions } from '../delivery/drain.js';
 import { httpPost } from '../delivery/node-post.js';
 import type { Post } from '../delivery/post.js';
 import { logger } from '../util/logger.js';
@@ -157,20 +157,6 @@ export class ObsClient {
     if (projectId === undefined || this.#baseUrl === undefined) return undefined;
     return `${this.#baseUrl}/project/${encodeURIComponent(projectId)}/${rest}`;
   }
-}
-
-/** The kind of a client that is not configured: nothing to wait for. */
-function nothingToDeliver(unit: string): DeliveryKind {
-  const none = { unsent: 0, inFlight: 0 };
-  return {
-    unit,
-    settled: async () => undefined,
-    pending: () => 0,
-    lastTry: () => undefined,
-    endLastTry: () => none,
-    abandon: () => none,
-    settle: () => undefined,
-  };
 }
 
 /** `post` run with tracing suppressed, for every instrumentation (OpenTelemetry's, Sentry's). */

@@ -23,6 +23,8 @@ export interface Leftover {
 export interface DeliveryKind {
   /** `spans`, `scores`, `media`: the unit of its counts. */
   readonly unit: string;
+  /** Named in a drain's line only when it has something pending or left (media: most apps send none). */
+  readonly quiet?: boolean;
   /** Hands over what waits for a batch, and resolves once everything accepted so far is answered. Never rejects. */
   settled(): Promise<void>;
   /** Items accepted and not answered yet. */
@@ -35,6 +37,20 @@ export interface DeliveryKind {
   abandon(): Leftover;
   /** The drain is over: say what the kind's log holds back (a recovery; at the last drain, losses not said yet). */
   settle(final: boolean): void;
+}
+
+/** A kind with nothing to deliver (a client that is not configured, media not uploaded): nothing to wait for. */
+export function nothingToDeliver(unit: string): DeliveryKind {
+  const none = { unsent: 0, inFlight: 0 };
+  return {
+    unit,
+    settled: async () => undefined,
+    pending: () => 0,
+    lastTry: () => undefined,
+    endLastTry: () => none,
+    abandon: () => none,
+    settle: () => undefined,
+  };
 }
 
 /** `flush`: stop waiting at the deadline; `shutdown`: drop what is left then; `exit`: one last try, then drop. */
@@ -73,7 +89,10 @@ export async function drainWithin(kinds: readonly DeliveryKind[], timeoutMs: num
 
   if (result === 'late' && options.mode === 'flush') {
     for (const kind of kinds) kind.settle(false);
-    const waiting = kinds.map((kind) => `${kind.pending()} ${kind.unit}`).join(', ');
+    const waiting = kinds
+      .filter((kind) => !kind.quiet || kind.pending() > 0)
+      .map((kind) => `${kind.pending()} ${kind.unit}`)
+      .join(', ');
     logger.warn(`${options.label} timed out after ${seconds(ms)} s: ${waiting} not delivered yet; they stay buffered and are retried`);
     return false;
   }
@@ -83,7 +102,8 @@ export async function drainWithin(kinds: readonly DeliveryKind[], timeoutMs: num
   for (const kind of kinds) kind.settle(options.mode !== 'flush');
   if (!left.some((l) => l.unsent + l.inFlight > 0)) return true;
   const after = result === 'late' ? ms : Date.now() - started;
-  logger.error(`${options.label} gave up after ${seconds(after)} s: ${kinds.map((kind, i) => describe(kind.unit, left[i]!)).join('; ')}`);
+  const said = kinds.flatMap((kind, i) => (kind.quiet && left[i]!.unsent + left[i]!.inFlight === 0 ? [] : [describe(kind.unit, left[i]!)]));
+  logger.error(`${options.label} gave up after ${seconds(after)} s: ${said.join('; ')}`);
   return false;
 }
 

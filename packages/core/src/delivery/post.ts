@@ -36,6 +36,17 @@ export function fetchPost(url: string, headers: Record<string, string>, doFetch:
   };
 }
 
+/** One request of any method with `fetch`, its answer's body read up to `ANSWER_TEXT_MAX` (the media upload's). */
+export async function fetchSend(
+  request: { method: string; url: string; headers: Record<string, string>; body?: Uint8Array; timeoutMs: number; signal: AbortSignal },
+  doFetch: typeof fetch = fetch,
+): Promise<PostResult> {
+  const { method, url, headers, body, timeoutMs, signal } = request;
+  const res = await doFetch(url, { method, headers, body: body as BodyInit | undefined, signal: withTimeout(signal, timeoutMs) });
+  const text = await res.text().catch(() => '');
+  return { status: res.status, text: text.slice(0, ANSWER_TEXT_MAX), retryAfter: res.headers.get('retry-after') };
+}
+
 /** `signal` that also aborts after `timeoutMs`; without `AbortSignal.any` (some edge runtimes) by hand. */
 function withTimeout(signal: AbortSignal, timeoutMs: number): AbortSignal {
   if (typeof AbortSignal.any === 'function' && typeof AbortSignal.timeout === 'function') {

@@ -41,7 +41,14 @@ export interface ObsSpanProcessorOptions extends ObsConnectionOptions {
   maxBufferBytes?: number;
   /** Export requests in flight at once; default 4 (one probe at a time during an outage). */
   maxConcurrentExports?: number;
-  /** Longest input, output or metadata value in characters; longer ones are cut with a marker. Default 1 000 000. */
+  /**
+   * Base64 media (data URIs, base64 image and audio parts) and binary data in inputs, outputs and
+   * metadata is uploaded to the obs server once per content and exported as a reference
+   * (`@@@obsMedia:...@@@`); default `true`. `false` exports it as it is (cut at `maxValueChars`,
+   * binary data as `[binary N bytes, type]`).
+   */
+  media?: boolean;
+  /** Longest input, output or metadata value in characters (after media was replaced by references); longer ones are cut with a marker. Default 1 000 000. */
   maxValueChars?: number;
   /** Seconds `shutdown()` and SIGTERM/SIGINT wait for delivery before giving up (logged); default 15. */
   shutdownTimeout?: number;

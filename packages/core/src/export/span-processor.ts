@@ -1,8 +1,8 @@
 /**
  * `ObsSpanProcessor`: the OpenTelemetry span processor that sends obs spans to an obs server. It
- * composes four parts, as OpenTelemetry draws them: the enricher (attributes at start and end),
- * the export gate (filter, mask, cap), the batch queue, and the exporter (OTLP encoding and a
- * transport with its retry buffer).
+ * composes five parts, as OpenTelemetry draws them: the enricher (attributes at start and end),
+ * the export gate (filter, mask, cap), the media step (uploads and references), the batch
+ * queue, and the exporter (OTLP encoding and a transport with its retry buffer).
  */
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, SdkSpan as Span, SpanExporter, SpanProcessor } from '../tracing/sdk-types.js';
@@ -10,9 +10,10 @@ import { readEnv } from '../config/env.js';
 import { numberOption, secondsToTimerMs } from '../config/numeric-option.js';
 import { logger } from '../util/logger.js';
 import { INSPECT_CUSTOM, inspectSummary } from '../util/secret-inspect.js';
-import { drainWithin, timeoutOf, type DeliveryKind, type DrainTimeoutOptions } from '../delivery/drain.js';
+import { drainWithin, nothingToDeliver, timeoutOf, type DeliveryKind, type DrainTimeoutOptions } from '../delivery/drain.js';
 import { isDeliveringExporter } from './pipeline/exporter-capabilities.js';
-import { envNumber, exporterFromOptions } from './exporter-from-options.js';
+import { envNumber, exporterFromOptions, mediaUploadsFromOptions, requestSettings } from './exporter-from-options.js';
+import { SpanMedia } from './media/span-media.js';
 import type { ObsSpanProcessorOptions } from './options.js';
 import { BatchQueue, type ExportSteps } from './pipeline/batch-queue.js';
 import { ExportGate } from './pipeline/export-gate.js';
@@ -25,16 +26,22 @@ export type { ObsSpanProcessorOptions } from './options.js';
 
 /**
  * The steps between a span's end and its encoding: the request identity that resolved late
- * (async `identify`) is merged in once it is known, and the parent is moved to the nearest
- * exported ancestor (framework spans left out).
+ * (async `identify`) is merged in once it is known, media is uploaded and replaced by references
+ * (the span waits for its asks, bounded), values are capped, and the parent is moved to the
+ * nearest exported ancestor (framework spans left out).
  */
-const EXPORT_STEPS: ExportSteps = {
-  ready: (span) => !identityPending(span),
-  prepare(span) {
-    applyRequestIdentity(span);
-    return shapeForExport(span);
-  },
-};
+function exportSteps(media: SpanMedia, gate: ExportGate): ExportSteps {
+  return {
+    ready: (span) => !identityPending(span),
+    hold: (span) => media.hold(span),
+    prepare(span) {
+      applyRequestIdentity(span);
+      media.apply(span);
+      gate.cap(span);
+      return shapeForExport(span);
+    },
+  };
+}
 
 /**
  * An OpenTelemetry `SpanProcessor` that sends obs spans to an obs server. At span start it
@@ -51,6 +58,8 @@ export class ObsSpanProcessor implements SpanProcessor {
   readonly shutdownTimeoutMs: number;
   /** @internal The spans this processor holds, as a drain sees them (`initObs` drains them with the scores). */
   readonly delivery: DeliveryKind;
+  /** @internal The media uploads of its spans, as a drain sees them (drained with the spans). */
+  readonly mediaDelivery: DeliveryKind;
   private stopped = false;
 
   constructor(options: ObsSpanProcessorOptions = {}) {
@@ -73,9 +82,12 @@ export class ObsSpanProcessor implements SpanProcessor {
       flushIntervalMs: secondsToTimerMs(numberOption('flushInterval', options.flushInterval ?? envNumber('OBS_FLUSH_INTERVAL'), 1)),
       maxQueueSize: numberOption('maxQueueSize', options.maxQueueSize, 10_000, { integer: true }),
     };
-    this.exporter = options.exporter ?? exporterFromOptions(options, () => this.batches?.length ?? 0);
-    if (this.exporter) this.batches = new BatchQueue(this.exporter, batching, EXPORT_STEPS);
-    this.delivery = spanDelivery(this.batches, this.exporter);
+    const settings = requestSettings(options);
+    this.exporter = options.exporter ?? exporterFromOptions(options, () => this.batches?.length ?? 0, settings);
+    const uploads = this.exporter ? mediaUploadsFromOptions(options, settings) : undefined;
+    if (this.exporter) this.batches = new BatchQueue(this.exporter, batching, exportSteps(new SpanMedia(uploads), this.gate));
+    this.mediaDelivery = uploads ?? nothingToDeliver('media');
+    this.delivery = spanDelivery(this.batches, this.exporter, this.mediaDelivery);
   }
 
   /** Never prints the exporter's keys (`util.inspect`, `console.log`). */
@@ -116,7 +128,8 @@ export class ObsSpanProcessor implements SpanProcessor {
     if (!this.gate.accepts(span) || !batches.hasRoom()) return;
     try {
       this.enricher.end(span);
-      this.gate.prepare(span);
+      // The mask sees what the app gave (media included); media and the cap come off the request path.
+      this.gate.applyMask(span);
       batches.push(span);
     } catch (err) {
       // Never into the app's `span.end()`.
@@ -134,7 +147,7 @@ export class ObsSpanProcessor implements SpanProcessor {
 
   /** `forceFlush` with a bound of your choice: resolves true when everything was delivered within `timeoutMs`. */
   flush(options?: DrainTimeoutOptions): Promise<boolean> {
-    return drainWithin([this.delivery], timeoutOf(options, this.shutdownTimeoutMs), { mode: 'flush', label: 'flush' });
+    return drainWithin([this.delivery, this.mediaDelivery], timeoutOf(options, this.shutdownTimeoutMs), { mode: 'flush', label: 'flush' });
   }
 
   /**
@@ -142,7 +155,7 @@ export class ObsSpanProcessor implements SpanProcessor {
    * says so in one line. For shutdown and signal hooks.
    */
   async flushWithin(timeoutMs = this.shutdownTimeoutMs): Promise<void> {
-    await drainWithin([this.delivery], timeoutMs, { mode: 'shutdown', label: 'shutdown' });
+    await drainWithin([this.delivery, this.mediaDelivery], timeoutMs, { mode: 'shutdown', label: 'shutdown' });
   }
 
   /** Flushes within `shutdownTimeout`, then stops the exporter. Spans ending afterwards are not exported. */
@@ -155,18 +168,20 @@ export class ObsSpanProcessor implements SpanProcessor {
 }
 
 /**
- * The processor's spans as one delivery kind: those waiting for a batch and those the exporter
- * holds. obs's exporter is counted, given a last try and abandoned batch by batch; another
+ * The processor's spans as one delivery kind: those waiting for a batch (or for their media's
+ * asks) and those the exporter holds, and the uploads of their media. obs's exporter is counted, given a last try and abandoned batch by batch; another
  * exporter's unanswered batches can only be waited for, and are counted as in flight.
  */
-function spanDelivery(batches: BatchQueue | undefined, exporter: SpanExporter | undefined): DeliveryKind {
+function spanDelivery(batches: BatchQueue | undefined, exporter: SpanExporter | undefined, media: DeliveryKind): DeliveryKind {
   const held = exporter && isDeliveringExporter(exporter) ? exporter.delivery : undefined;
   const none = { unsent: 0, inFlight: 0 };
   return {
     unit: 'spans',
     async settled() {
       await batches?.flush();
-      await (held ? held.whenIdle() : exporter?.forceFlush?.());
+      // The spans' media is asked for while they wait in the queue: its uploads started then, after
+      // the drain first asked the media kind, and are waited for here.
+      await Promise.all([held ? held.whenIdle() : exporter?.forceFlush?.(), media.settled()]);
     },
     pending: () => (batches?.length ?? 0) + (held ? held.pending() : (batches?.handedOver ?? 0)),
     lastTry() {
@@ -175,7 +190,8 @@ function spanDelivery(batches: BatchQueue | undefined, exporter: SpanExporter | 
     },
     endLastTry: () => held?.endLastTry() ?? none,
     abandon() {
-      batches?.drain();
+      // Spans still waiting for their media's asks go now, with markers in place of the media.
+      batches?.drain(true);
       return held ? held.abandon() : { unsent: 0, inFlight: batches?.handedOver ?? 0 };
     },
     settle: (final) => held?.settle(final),

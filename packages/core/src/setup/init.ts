@@ -80,8 +80,8 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
   const tracing = wireTracing(spanProcessor, options, existingProcessor !== undefined);
   // AI SDK 7 traces only through a registered integration: obs stands one in if the app has none.
   const unregisterAiSdk = registerAiSdkTelemetry();
-  // One deadline for everything the handle delivers: spans and scores (and any kind added later).
-  const drains = handleDrains([spanProcessor.delivery, client.delivery], spanProcessor.shutdownTimeoutMs);
+  // One deadline for everything the handle delivers: spans, their media and scores.
+  const drains = handleDrains([spanProcessor.delivery, spanProcessor.mediaDelivery, client.delivery], spanProcessor.shutdownTimeoutMs);
   const handle: ObsHandle = {
     client,
     spanProcessor,

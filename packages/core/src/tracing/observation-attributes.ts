@@ -1,7 +1,8 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationLevel, type ObservationType } from './attributes.js';
 import { flattenInto, objectSink, type AttributeSink } from '../util/flatten.js';
-import { toAttributeString } from '../util/serialize.js';
+import { type SerializeHooks, toAttributeString } from '../util/serialize.js';
+import { captureBinaries } from './media-capture.js';
 
 /** Attributes every observation type accepts. */
 export interface ObsSpanAttributes {
@@ -29,25 +30,36 @@ export interface ObsGenerationAttributes extends ObsSpanAttributes {
 /** Union of what `update()` takes on any observation. */
 export type ObsObservationAttributes = ObsGenerationAttributes;
 
-/** Converts observation attributes to the span attributes of wire contract 2.1. */
+/**
+ * Converts observation attributes to the span attributes of wire contract 2.1. Binary data in
+ * input, output and metadata is kept on the returned object (`moveCapturedBinaries` hands it to
+ * the span).
+ */
 export function toSpanAttributes(attrs: ObsObservationAttributes, type?: ObservationType): Attributes {
   const out: Attributes = {};
-  writeSpanAttributes(attrs, objectSink(out), type);
+  writeSpanAttributes(attrs, objectSink(out), type, out);
   return out;
 }
 
 /**
  * `toSpanAttributes` written straight into `sink` (a span): no intermediate object whose keys
- * would be stored and read again with megamorphic lookups.
+ * would be stored and read again with megamorphic lookups. Binary data in input, output and
+ * metadata is kept on `binariesTo` (default: the sink) for the media upload.
  */
-export function writeSpanAttributes(attrs: ObsObservationAttributes, sink: AttributeSink, type?: ObservationType): void {
+export function writeSpanAttributes(
+  attrs: ObsObservationAttributes,
+  sink: AttributeSink,
+  type?: ObservationType,
+  binariesTo: object = sink,
+): void {
   if (type) sink.setAttribute(ObsAttributes.OBSERVATION_TYPE, type);
   if (!attrs) return;
-  setString(sink, ObsAttributes.OBSERVATION_INPUT, attrs.input);
-  setString(sink, ObsAttributes.OBSERVATION_OUTPUT, attrs.output);
-  if (attrs.metadata !== undefined && attrs.metadata !== null) {
-    flattenInto(ObsAttributes.OBSERVATION_METADATA, attrs.metadata, sink);
-  }
+  const { input, output, metadata } = attrs;
+  // Only values that may hold binary data need the hooks (a string input never does).
+  const hooks = isObject(input) || isObject(output) || isObject(metadata) ? captureBinaries(binariesTo) : undefined;
+  setString(sink, ObsAttributes.OBSERVATION_INPUT, input, hooks);
+  setString(sink, ObsAttributes.OBSERVATION_OUTPUT, output, hooks);
+  if (metadata !== undefined && metadata !== null) flattenInto(ObsAttributes.OBSERVATION_METADATA, metadata, sink, hooks);
   if (attrs.level) sink.setAttribute(ObsAttributes.OBSERVATION_LEVEL, attrs.level);
   if (attrs.statusMessage !== undefined) sink.setAttribute(ObsAttributes.OBSERVATION_STATUS_MESSAGE, String(attrs.statusMessage));
   if (attrs.version) sink.setAttribute(ObsAttributes.VERSION, attrs.version);
@@ -66,7 +78,11 @@ export function writeSpanAttributes(attrs: ObsObservationAttributes, sink: Attri
   }
 }
 
-function setString(sink: AttributeSink, key: string, value: unknown): void {
-  const s = toAttributeString(value);
+function setString(sink: AttributeSink, key: string, value: unknown, hooks?: SerializeHooks): void {
+  const s = toAttributeString(value, hooks);
   if (s !== undefined) sink.setAttribute(key, s);
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }

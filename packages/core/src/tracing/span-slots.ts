@@ -18,3 +18,7 @@ export const EXPORT_PARENT = Symbol('obs.exportParent');
  * receives: the parent it had (the observation; null: none), before obs re-pointed it for the app.
  */
 export const OBS_PARENT = Symbol('obs.obsParent');
+/** Binary data of the span's input, output and metadata, by the token written in its place (`media-capture.ts`). */
+export const MEDIA_BYTES = Symbol('obs.mediaBytes');
+/** Where the export's media step stands with the span (what it found, what it knows of the uploads). */
+export const MEDIA_STATE = Symbol('obs.mediaState');

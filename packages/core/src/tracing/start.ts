@@ -6,6 +6,7 @@ import { ObsObservation, provideChildStarter } from './observation.js';
 import { recordErrorOnSpan } from './record-error.js';
 import { type ObsObservationAttributes } from './observation-attributes.js';
 import { safeName, safeOptions, safeSpanAttributes, setSpanAttributes } from './hostile-input.js';
+import { moveCapturedBinaries } from './media-capture.js';
 import { endWhenSettled } from './settle.js';
 import type { StartActiveObservationOptions, StartObservationOptions } from './start-options.js';
 import { getObsTracer } from './tracer.js';
@@ -25,11 +26,10 @@ export function startObservation(
   const options = safeOptions(rawOptions, 'startObservation options');
   const type = normaliseType(options?.asType);
   const parent = parentContext(options?.parentSpanContext, options?.parentContext);
-  const span = getObsTracer().startSpan(
-    safeName(name),
-    { startTime: options?.startTime, attributes: safeSpanAttributes(attributes, type) },
-    parent,
-  );
+  const startAttributes = safeSpanAttributes(attributes, type);
+  const span = getObsTracer().startSpan(safeName(name), { startTime: options?.startTime, attributes: startAttributes }, parent);
+  // Binary data of the input, output and metadata goes with the span to the media upload.
+  moveCapturedBinaries(startAttributes, span);
   const obs = new ObsObservation(span, type);
   // An event is a point in time: it ends at its own start time.
   if (type === 'event') obs.end(options?.startTime ?? (span as { startTime?: TimeInput }).startTime);

@@ -1,5 +1,5 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
-import { reasonOf, safeStringify, toAttributeString, unserialisable } from './serialize.js';
+import { MAX_SERIALISED_CHARS, reasonOf, safeStringify, type SerializeHooks, toAttributeString, unserialisable } from './serialize.js';
 
 const MAX_DEPTH = 10;
 
@@ -27,21 +27,21 @@ export function flattenAttributes(prefix: string, value: unknown, out: Attribute
   return out;
 }
 
-/** `flattenAttributes` written into `sink` (a span) instead of an object. */
-export function flattenInto(prefix: string, value: unknown, sink: AttributeSink): void {
-  walk(prefix, value, sink, 0);
+/** `flattenAttributes` written into `sink` (a span) instead of an object; `hooks` as `safeStringify` takes them. */
+export function flattenInto(prefix: string, value: unknown, sink: AttributeSink, hooks?: SerializeHooks): void {
+  walk(prefix, value, sink, 0, hooks);
 }
 
-function walk(key: string, value: unknown, out: AttributeSink, depth: number): void {
+function walk(key: string, value: unknown, out: AttributeSink, depth: number, hooks?: SerializeHooks): void {
   try {
-    walkValue(key, value, out, depth);
+    walkValue(key, value, out, depth, hooks);
   } catch (err) {
     // Unreadable (a revoked Proxy): a placeholder at its key; its siblings are written.
     out.setAttribute(key, unserialisable(reasonOf(err)));
   }
 }
 
-function walkValue(key: string, value: unknown, out: AttributeSink, depth: number): void {
+function walkValue(key: string, value: unknown, out: AttributeSink, depth: number, hooks: SerializeHooks | undefined): void {
   if (value === undefined || value === null) return;
   const primitive = toPrimitive(value);
   if (primitive !== undefined) {
@@ -49,7 +49,7 @@ function walkValue(key: string, value: unknown, out: AttributeSink, depth: numbe
     return;
   }
   if (Array.isArray(value)) {
-    out.setAttribute(key, homogeneousArray(value) ?? safeStringify(value));
+    out.setAttribute(key, homogeneousArray(value) ?? safeStringify(value, MAX_SERIALISED_CHARS, hooks));
     return;
   }
   const keys = typeof value === 'object' && depth < MAX_DEPTH ? plainKeys(value) : undefined;
@@ -63,11 +63,11 @@ function walkValue(key: string, value: unknown, out: AttributeSink, depth: numbe
         out.setAttribute(`${key}.${k}`, unserialisable(reasonOf(err)));
         continue;
       }
-      walk(`${key}.${k}`, v, out, depth + 1);
+      walk(`${key}.${k}`, v, out, depth + 1, hooks);
     }
     return;
   }
-  out.setAttribute(key, toAttributeString(value) ?? 'null');
+  out.setAttribute(key, toAttributeString(value, hooks) ?? 'null');
 }
 
 /** The own keys of a plain object, or undefined for anything else (and for what cannot be read). */

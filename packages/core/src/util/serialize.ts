@@ -5,8 +5,13 @@
  * nested deeper than `MAX_SERIALISED_DEPTH` are cut with a marker, a getter that throws loses
  * only its own key, cycles, BigInts, errors, maps and sets are written readably, and what would
  * be longer than `MAX_SERIALISED_CHARS` (1,000,000, the default attribute cap) is cut there,
- * marker included, before any more of it is read. Plain data takes V8's native `JSON.stringify` once a walk over it
- * (strings are not read, only their length) found nothing native JSON would mishandle.
+ * marker included, before any more of it is read. Base64 media is written whole (up to
+ * `MAX_MEDIA_TEXT_CHARS` per value) and not counted: data URIs always, and a string of base64
+ * that would be cut; the export uploads it and puts a short reference in its place before the
+ * attribute cap, so it must arrive uncut. Plain data
+ * takes V8's native `JSON.stringify` once a walk over it (strings are not read, only their length
+ * and first characters) found nothing native JSON would mishandle. A caller may keep binary data
+ * instead of its description (`SerializeHooks.binary`: observation inputs, whose bytes are uploaded).
  */
 import { TRUNCATION_MARKER } from './capture.js';
 import { logger } from './logger.js';
@@ -24,6 +29,38 @@ export const DEPTH_MARKER = `[truncated by obs: deeper than ${MAX_SERIALISED_DEP
  */
 export const MAX_SERIALISED_CHARS = 1_000_000;
 
+/**
+ * Most characters of base64 media written whole in one value (one 50 MB medium, the media
+ * limit, is ~67,000,000); past it they count toward the length limit like any string.
+ */
+export const MAX_MEDIA_TEXT_CHARS = 70_000_000;
+
+/** What a caller may change in how a value is written. */
+export interface SerializeHooks {
+  /**
+   * The text written in place of binary data (`Buffer`, typed array, `ArrayBuffer`; `description`
+   * is what is written otherwise), or undefined for the description.
+   */
+  binary?(value: object, description: string): string | undefined;
+}
+
+/** Whether `s` is a base64 data URI (`data:<type>[;params];base64,...`); reads at most its first 256 characters. */
+export function isBase64DataUri(s: string): boolean {
+  return s.length > 13 && s.charCodeAt(0) === 100 && s.startsWith('data:') && s.lastIndexOf(';base64,', 256) > 5;
+}
+
+const BASE64_HEAD = /^[A-Za-z0-9+/]{1024}/;
+const BASE64_TAIL = /[A-Za-z0-9+/]{60}={0,2}$/;
+
+/**
+ * Whether `s` looks like bare base64 media (an AI SDK or LangChain image part, OpenAI's input
+ * audio): its first 1,024 and last 64 characters are base64. Reads those only; the export finds
+ * where the base64 really ends.
+ */
+export function looksLikeBase64(s: string): boolean {
+  return s.length >= 1024 && BASE64_HEAD.test(s) && BASE64_TAIL.test(s.slice(-64));
+}
+
 /** Values (containers and leaves) the fast path's check visits before it takes the rest as plain. */
 const CHECK_BUDGET = 200_000;
 
@@ -37,7 +74,7 @@ export const MAX_CAREFUL_ITEMS = 100_000;
  * JSON of `value` that never throws: see the file's header. `maxChars` (at most
  * `MAX_SERIALISED_CHARS`) bounds the work for callers that keep less (a name keeps 200).
  */
-export function safeStringify(value: unknown, maxChars = MAX_SERIALISED_CHARS): string {
+export function safeStringify(value: unknown, maxChars = MAX_SERIALISED_CHARS, hooks?: SerializeHooks): string {
   try {
     if (isNativeSafe(value, maxChars)) {
       try {
@@ -47,25 +84,28 @@ export function safeStringify(value: unknown, maxChars = MAX_SERIALISED_CHARS): 
       }
     }
     // Like JSON.stringify, undefined for undefined (callers that care check for it).
-    return new CarefulWriter(Math.min(maxChars, MAX_SERIALISED_CHARS)).write(value) as string;
+    return new CarefulWriter(Math.min(maxChars, MAX_SERIALISED_CHARS), hooks).write(value) as string;
   } catch (err) {
     return JSON.stringify(unserialisable(reasonOf(err)));
   }
 }
 
-/** The attribute form of a value: strings as is, binary data as `[binary N bytes, type]`, nullish omitted, anything else JSON. */
-export function toAttributeString(value: unknown): string | undefined {
+/**
+ * The attribute form of a value: strings as is, binary data as `[binary N bytes, type]` (or what
+ * `hooks.binary` gives), nullish omitted, anything else JSON.
+ */
+export function toAttributeString(value: unknown, hooks?: SerializeHooks): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   if (typeof value === 'object') {
     try {
       const binary = describeBinary(value);
-      if (binary !== undefined) return binary;
+      if (binary !== undefined) return hooks?.binary?.(value, binary) ?? binary;
     } catch {
       // unreadable: safeStringify says so
     }
   }
-  return safeStringify(value);
+  return safeStringify(value, MAX_SERIALISED_CHARS, hooks);
 }
 
 /** `[binary N bytes, type]` for binary data, undefined for anything else. O(1): the bytes are never read. */
@@ -176,8 +216,8 @@ function typeName(value: object, fallback: string): string {
 /**
  * Whether native `JSON.stringify` writes `value` as obs would: no binary data, errors, maps,
  * sets, `toJSON` of its own (a Date's aside), BigInts, functions or symbols, nothing nested past
- * the depth limit, strings shorter together than the length limit (the careful writer cuts them
- * before escaping). Past `CHECK_BUDGET` values, plain data so far is taken as plain (large arrays
+ * the depth limit, strings (base64 media within its own limit aside) shorter together than the
+ * length limit (the careful writer cuts them before escaping). Past `CHECK_BUDGET` values, plain data so far is taken as plain (large arrays
  * of numbers, long histories) unless an array is longer than the length limit (a sparse array of
  * a billion holes). Reading a property may throw (a getter, a Proxy): then the careful writer
  * takes over.
@@ -186,6 +226,9 @@ function isNativeSafe(value: unknown, maxChars: number): boolean {
   if (value === null || typeof value !== 'object') return isNativeLeaf(value);
   let visits = CHECK_BUDGET;
   let chars = 0;
+  // Media is written whole in values (the full length limit), never in names and the like.
+  const wholeMedia = maxChars >= MAX_SERIALISED_CHARS;
+  let mediaChars = 0;
   /** false: not native-safe; true: safe so far; 'enough': the budget ran out on plain data. */
   const visit = (v: object, depth: number): boolean | 'enough' => {
     if (depth >= MAX_SERIALISED_DEPTH) return false;
@@ -213,7 +256,14 @@ function isNativeSafe(value: unknown, maxChars: number): boolean {
   const item = (v: unknown, depth: number): boolean | 'enough' => {
     if (--visits < 0) return 'enough';
     if (typeof v === 'object' && v !== null) return visit(v, depth + 1);
-    if (typeof v === 'string' && (chars += v.length) > maxChars) return false;
+    if (typeof v === 'string') {
+      const media = isBase64DataUri(v) || (chars + v.length > maxChars && looksLikeBase64(v));
+      if (wholeMedia && media && mediaChars + v.length <= MAX_MEDIA_TEXT_CHARS) {
+        mediaChars += v.length;
+        return true;
+      }
+      if ((chars += v.length) > maxChars) return false;
+    }
     return isNativeLeaf(v);
   };
   try {
@@ -237,7 +287,13 @@ const SKIP = Symbol('skip');
  * `MAX_SERIALISED_CHARS` (nothing past it is read).
  */
 class CarefulWriter {
-  constructor(private readonly maxChars: number) {}
+  constructor(
+    private readonly maxChars: number,
+    private readonly hooks?: SerializeHooks,
+  ) {}
+
+  /** Characters of base64 media written whole so far. */
+  private mediaChars = 0;
 
   private readonly parts: string[] = [];
   private length = 0;
@@ -270,7 +326,7 @@ class CarefulWriter {
     if (value === undefined) return SKIP;
     if (value === null || typeof value !== 'object') return value;
     const binary = describeBinary(value);
-    if (binary !== undefined) return binary;
+    if (binary !== undefined) return this.hooks?.binary?.(value, binary) ?? binary;
     if (value instanceof Error) return { name: readOr(() => value.name, 'Error'), message: readOr(() => value.message, '') };
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON !== 'function') return value;
@@ -294,9 +350,21 @@ class CarefulWriter {
     }
   }
 
+  /** A data URI, or base64 that would be cut, within the media limit (values only, not names). */
+  private isWholeMedia(value: string): boolean {
+    if (this.maxChars < MAX_SERIALISED_CHARS || this.mediaChars + value.length > MAX_MEDIA_TEXT_CHARS) return false;
+    return isBase64DataUri(value) || (value.length > this.maxChars - this.length - 64 && looksLikeBase64(value));
+  }
+
   private valueUnguarded(value: unknown, depth: number): void {
     switch (typeof value) {
       case 'string':
+        // Base64 media is written whole, outside the count (the export swaps it for a reference).
+        if (this.isWholeMedia(value)) {
+          this.mediaChars += value.length;
+          if (!this.cut) this.parts.push(JSON.stringify(value));
+          return;
+        }
         // A string longer than what is left is cut before it is escaped: no huge copy.
         this.emit(
           JSON.stringify(value.length > this.maxChars - this.length ? value.slice(0, Math.max(0, this.maxChars - this.length)) : value),

@@ -165,18 +165,22 @@ const INPUT = 'obs.observation.input';
 const OUTPUT = 'obs.observation.output';
 
 describe('binary data of any size', () => {
+  // Binary data in an input is media: kept by reference on the request path, uploaded (hashed off
+  // the event loop) once the span ended, and exported as its reference; past 50 MiB the marker.
+  // A Blob, which only reads asynchronously, stays described.
+  const reference = /^@@@obsMedia:type=application\/octet-stream\|id=[\w.~-]+\|source=bytes@@@$/;
   it.each([
-    ['a 20 MB Buffer', () => Buffer.alloc(20 * MB), `[binary ${20 * MB} bytes, Buffer]`],
-    ['a 100 MB Buffer', () => Buffer.alloc(100 * MB), `[binary ${100 * MB} bytes, Buffer]`],
-    ['a 20 MB Uint8Array', () => new Uint8Array(20 * MB), `[binary ${20 * MB} bytes, Uint8Array]`],
-    ['a Float64Array', () => new Float64Array(1000), '[binary 8000 bytes, Float64Array]'],
-    ['a DataView', () => new DataView(new ArrayBuffer(16)), '[binary 16 bytes, DataView]'],
-    ['a 5 MB ArrayBuffer', () => new ArrayBuffer(5 * MB), `[binary ${5 * MB} bytes, ArrayBuffer]`],
-    ['a SharedArrayBuffer', () => new SharedArrayBuffer(64), '[binary 64 bytes, SharedArrayBuffer]'],
+    ['a 20 MB Buffer', () => Buffer.alloc(20 * MB), reference],
+    ['a 100 MB Buffer', () => Buffer.alloc(100 * MB), `[media upload failed: application/octet-stream, ${100 * MB} bytes]`],
+    ['a 20 MB Uint8Array', () => new Uint8Array(20 * MB), reference],
+    ['a Float64Array', () => new Float64Array(1000), reference],
+    ['a DataView', () => new DataView(new ArrayBuffer(16)), reference],
+    ['a 5 MB ArrayBuffer', () => new ArrayBuffer(5 * MB), reference],
+    ['a SharedArrayBuffer', () => new SharedArrayBuffer(64), reference],
     ['a Blob', () => new Blob(['abc']), '[binary 3 bytes, Blob]'],
   ])(
-    '%s as input, output and metadata is recorded as its size and type, never read (no toJSON), in well under 50 ms',
-    async (_label, make, marker) => {
+    '%s as input, output and metadata is never read on the request path (no toJSON), in well under 50 ms, and exported as media',
+    async (_label, make, expected) => {
       const value = make();
       const toJSON = vi.spyOn(Buffer.prototype, 'toJSON');
       const took = fastestOf3(() => {
@@ -189,11 +193,16 @@ describe('binary data of any size', () => {
       await tracing.flush();
       const spans = server.spansByName('binary');
       expect(spans).toHaveLength(3);
+      const input = spans[0]!.attributes[INPUT] as string;
+      if (typeof expected === 'string') expect(input).toBe(expected);
+      else expect(input).toMatch(expected);
       for (const span of spans) {
-        expect(span.attributes[INPUT]).toBe(marker);
-        expect(span.attributes['obs.observation.metadata.file']).toBe(marker);
-        expect(span.attributes[OUTPUT]).toBe(JSON.stringify({ files: [marker] }));
+        expect(span.attributes[INPUT]).toBe(input);
+        expect(span.attributes['obs.observation.metadata.file']).toBe(input);
+        expect(span.attributes[OUTPUT]).toBe(JSON.stringify({ files: [input] }));
       }
+      // Same bytes, one upload.
+      expect(server.media.uploads.length).toBe(typeof expected === 'string' ? 0 : 1);
       expect(took).toBeLessThan(50);
     },
   );

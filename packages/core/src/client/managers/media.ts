@@ -1,7 +1,7 @@
 import { logger } from '../../util/logger.js';
 import type { ObsApiClient } from '../api/client.js';
 import { withTracingSuppressed } from '../../tracing/suppress.js';
-import { bytesToBase64 } from '../util/base64.js';
+import { bytesToBase64 } from '../../util/base64.js';
 import { describeError } from '../util/describe.js';
 import { findMediaReferences, replaceMediaReferences, type MediaReference } from './mediaReferences.js';
 

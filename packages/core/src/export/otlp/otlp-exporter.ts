@@ -1,5 +1,4 @@
 import { ExportResultCode, type ExportResult, type ReadableSpan } from '../../tracing/sdk-types.js';
-import { withTracingSuppressed } from '../../tracing/suppress.js';
 import { basicAuth, sdkHeaders } from '../../config/connection.js';
 import { logger } from '../../util/logger.js';
 import { INSPECT_CUSTOM, inspectSummary, maskSecret } from '../../util/secret-inspect.js';
@@ -17,6 +16,7 @@ import { httpPost } from '../../delivery/node-post.js';
 import { answerOutcome, failureOutcome, networkReason } from '../../delivery/outcome.js';
 import { fetchPost, type Post, type PostResult } from '../../delivery/post.js';
 import { mergeHeaders } from './headers.js';
+import { offTrace } from '../off-trace.js';
 import type { DeliveringExporter, EncodedExporter, ExporterDelivery } from '../pipeline/exporter-capabilities.js';
 import { EncodedSpanBatch, encodeTraceExportRequest } from './otlp-proto-encoder.js';
 import { splitTraceExportRequest } from './protobuf/split-request.js';
@@ -213,9 +213,4 @@ function answer(resultCallback: (result: ExportResult) => void): (ok: boolean, r
     resultCallback(
       ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') },
     );
-}
-
-/** Runs `fn` with tracing suppressed: instrumentations of HTTP or zlib must not trace the export's own work. */
-function offTrace<T>(fn: () => Promise<T>): Promise<T> {
-  return withTracingSuppressed(fn);
 }

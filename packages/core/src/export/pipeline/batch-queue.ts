@@ -5,7 +5,8 @@
  * (`EncodedExporter`, obs's own) ended spans are encoded into the bytes of their batch in a turn
  * of the event loop of their own, once `ENCODE_EVERY` have ended (or at the flush interval), so
  * no span object outlives its request by more than a few requests; a span the processor's steps
- * say is not ready (its request still waits for `identify`) stays an object until it is.
+ * say is not ready (its request still waits for `identify`) stays an object until it is, and a
+ * span they hold (its media's asks, bounded) waits aside and comes back when they are answered.
  * Another exporter gets span objects in batches, as OpenTelemetry's `BatchSpanProcessor` hands
  * them over.
  */
@@ -25,6 +26,11 @@ export interface BatchQueueOptions {
 export interface ExportSteps {
   /** Whether the span may be serialised now (false while its request's `identify` is pending). */
   ready(span: ReadableSpan): boolean;
+  /**
+   * Work the span waits for before it is serialised (its media's asks), or undefined when there is
+   * none; it settles, never rejects, within a bound of its own. Asked again when it settled.
+   */
+  hold?(span: ReadableSpan): Promise<void> | undefined;
   /** The span as it is exported (late attributes applied, parent reshaped); may be a view. */
   prepare(span: ReadableSpan): ReadableSpan;
 }
@@ -40,6 +46,8 @@ export const ENCODE_EVERY = 32;
 export class BatchQueue {
   /** Ended spans not encoded or handed over yet. */
   private spans: ReadableSpan[] = [];
+  /** Spans waiting aside for what `steps.hold` gave them. */
+  private readonly held = new Map<ReadableSpan, Promise<void>>();
   /** The exporter when it takes batches encoded span by span. */
   private readonly encoder?: EncodedExporter;
   /** The batch being encoded (with `encoder`). */
@@ -66,7 +74,7 @@ export class BatchQueue {
 
   /** Spans waiting for export (as objects or encoded). */
   get length(): number {
-    return this.spans.length + (this.batch?.count ?? 0);
+    return this.spans.length + this.held.size + (this.batch?.count ?? 0);
   }
 
   /** Spans handed to the exporter and not answered yet. */
@@ -88,24 +96,34 @@ export class BatchQueue {
     else this.timer ??= this.startTimer();
   }
 
-  /** Resolves when every span handed over so far has been answered by the exporter. */
+  /** Resolves when every span pushed so far has been handed over (held ones once their hold settled) and answered. */
   async flush(): Promise<void> {
     this.drain();
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    while (this.pending.size > 0 || this.held.size > 0) {
+      await Promise.allSettled([...this.pending, ...this.held.values()]);
+      this.drain();
+    }
   }
 
-  /** Hands every waiting span to the exporter now (identities still pending are not waited for). */
-  drain(): void {
+  /**
+   * Hands every waiting span to the exporter now (identities still pending are not waited for);
+   * held spans stay aside unless `release`, which hands them over as they are (a drain past its
+   * deadline: their media gets the failure marker).
+   */
+  drain(release = false): void {
     this.stopTimer();
     this.sinceTurn = 0;
+    if (release && this.held.size > 0) {
+      this.spans.push(...this.held.keys());
+      this.held.clear();
+    }
     if (this.encoder) {
-      this.encodeEnded(true);
+      this.encodeEnded(true, release);
       this.handOverEncoded();
     } else {
-      while (this.spans.length > 0) {
-        const batch = this.spans.splice(0, this.options.flushAt);
-        this.exportBatch(batch);
-      }
+      const spans = release ? this.spans : this.spans.filter((span) => !this.holdBack(span));
+      this.spans = [];
+      while (spans.length > 0) this.exportBatch(spans.splice(0, this.options.flushAt));
     }
     this.droppedLogged = false;
   }
@@ -124,9 +142,9 @@ export class BatchQueue {
 
   /**
    * Encodes the ended spans into the batch, handing over each full one; spans whose request
-   * identity is pending wait, unless `all`.
+   * identity is pending wait, unless `all`; spans the steps hold wait aside, unless `release`.
    */
-  private encodeEnded(all: boolean): void {
+  private encodeEnded(all: boolean, release = false): void {
     const spans = this.spans;
     if (spans.length === 0) return;
     this.spans = [];
@@ -137,6 +155,8 @@ export class BatchQueue {
         (waiting ??= []).push(span);
         continue;
       }
+      // Held once its identity is known: a span waiting for identify is not scanned again each turn.
+      if (!release && this.holdBack(span)) continue;
       const batch = (this.batch ??= this.encoder!.startBatch());
       try {
         batch.add(this.steps.prepare(span));
@@ -146,6 +166,20 @@ export class BatchQueue {
       if (batch.count >= this.options.flushAt) this.handOverEncoded();
     }
     if (waiting) this.spans = waiting.concat(this.spans);
+  }
+
+  /** Puts the span aside when the steps hold it; it comes back, with a turn, when its hold settles. */
+  private holdBack(span: ReadableSpan): boolean {
+    const wait = this.steps.hold?.(span);
+    if (!wait) return false;
+    this.held.set(span, wait);
+    void wait.then(() => {
+      // Released by a drain past its deadline meanwhile: handed over already.
+      if (!this.held.delete(span)) return;
+      this.spans.push(span);
+      this.scheduleTurn();
+    });
+    return true;
   }
 
   private handOverEncoded(): void {

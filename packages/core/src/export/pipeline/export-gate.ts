@@ -1,6 +1,8 @@
 /**
  * Which ended spans leave the process, and in what form: the export filter (`shouldExportSpan`,
- * framework spans when kept), then the user's mask and the per-value size cap.
+ * framework spans when kept), the user's mask (at the span's end, on the values as the app gave
+ * them, base64 media included), and the per-value size cap (just before encoding, after media
+ * was replaced by its references, so a 1 MB image is uploaded, not cut).
  */
 import type { ReadableSpan } from '../../tracing/sdk-types.js';
 import { logger } from '../../util/logger.js';
@@ -29,9 +31,13 @@ export class ExportGate {
     }
   }
 
-  /** Masks and caps the span's input, output and metadata values, in place. */
-  prepare(span: ReadableSpan): void {
+  /** Masks the span's input, output and metadata values, in place. */
+  applyMask(span: ReadableSpan): void {
     if (this.mask) applyMask(span.attributes as Record<string, never>, this.mask);
+  }
+
+  /** Cuts the span's input, output and metadata values to the cap, in place. */
+  cap(span: ReadableSpan): void {
     capAttributeValues(span.attributes as Record<string, never>, this.maxValueChars);
   }
 }

@@ -16,7 +16,7 @@ import type { ReadableSpan, TimedEvent } from '../sdk-types.js';
 import { msToHrTime, nowMs, timeInputToMs } from './clock.js';
 import type { LightSampler } from './sampler.js';
 import type { LightSpanLimits } from './span-limits.js';
-import { EXPORT_PARENT, IN_OBS_TRACE, NEAREST_ANY, NEAREST_OBS, REQUEST_BOX } from '../span-slots.js';
+import { EXPORT_PARENT, IN_OBS_TRACE, MEDIA_BYTES, MEDIA_STATE, NEAREST_ANY, NEAREST_OBS, REQUEST_BOX } from '../span-slots.js';
 
 /** What a light span needs of the processors: the SDK's `SpanProcessor` hooks it calls. */
 export interface SpanHooks {
@@ -74,6 +74,8 @@ export class LightSpan implements Span, ReadableSpan {
   [NEAREST_OBS]: unknown = undefined;
   [NEAREST_ANY]: unknown = undefined;
   [EXPORT_PARENT]: unknown = undefined;
+  [MEDIA_BYTES]: unknown = undefined;
+  [MEDIA_STATE]: unknown = undefined;
 
   constructor(
     tracer: LightTracerState,

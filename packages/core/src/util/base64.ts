@@ -1,4 +1,4 @@
-/** Base64 of raw bytes with `btoa` only, so it runs on Node, edge and in browsers alike. */
+/** Base64 of raw bytes with `btoa` only, so it runs on Node, edge and in browsers alike (digests, downloaded media). */
 export function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
   // Chunks keep `String.fromCharCode(...)` below the engine's argument limit.

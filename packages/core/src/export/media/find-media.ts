@@ -1,0 +1,172 @@
+/**
+ * Where media sits in an attribute's text: base64 data URIs (`data:<type>;base64,...`, any
+ * length), bare base64 strings of at least `MIN_RAW_CHARS` whose bytes are a known media format
+ * or that sit next to a declared type (`mime_type`, `mediaType`, ... : the AI SDK's and
+ * LangChain's base64 parts, OpenAI's `input_audio`), and the tokens of binary data an input held
+ * (`tracing/media-capture.ts`). Text is scanned as it is, JSON or not, escaped JSON inside JSON
+ * too: base64 has no character JSON escapes. Text without media costs one `indexOf` and, when
+ * longer than `MIN_RAW_CHARS`, a probe every `MIN_RAW_CHARS / 2` characters.
+ */
+import type { CapturedBinary } from '../../tracing/media-capture.js';
+import { TRUNCATION_MARKER } from '../../util/capture.js';
+import { decodeBase64, decodedLength } from './base64.js';
+import { SNIFF_BYTES, sniffMediaType } from './sniff.js';
+
+/** Shortest bare base64 string taken for media (~768 bytes); shorter ones stay as they are. */
+export const MIN_RAW_CHARS = 1024;
+
+/** One medium in an attribute's text. */
+export interface MediaSpot {
+  /** The text it replaces: `[start, end)`. */
+  start: number;
+  end: number;
+  contentType: string;
+  /** `base64_data_uri` for base64 text, `bytes` for binary data. */
+  source: 'base64_data_uri' | 'bytes';
+  /** Size of the bytes. */
+  byteLength: number;
+  /** The base64 payload in the text (data URIs and bare base64), `[b64Start, b64End)`. */
+  b64Start: number;
+  b64End: number;
+  /** The binary data a token stands for. */
+  binary?: CapturedBinary;
+  /** Cut by a size limit before export: its bytes are incomplete, so it is never uploaded. */
+  cut: boolean;
+}
+
+const DATA_URI_SEPARATOR = ';base64,';
+/** Longest `data:` header read (type and parameters). */
+const MAX_HEADER = 200;
+const HEADER = /^([\w.+-]+\/[\w.+-]+)(?:;[\w.+-]+=[^;,"\\]*)*$/;
+/** A declared type next to a bare base64 string, in JSON or escaped JSON. */
+const DECLARED_TYPE = /\\?"(?:mime|media|content)_?type\\?"\s*:\s*\\?"([\w.+-]+\/[\w.+-]+)/gi;
+/** How far from a bare base64 string (or token) its declared type is looked for. */
+const DECLARED_TYPE_WINDOW = 300;
+
+const BASE64 = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64[c.charCodeAt(0)] = 1;
+
+function isBase64Char(code: number): boolean {
+  return code < 128 && BASE64[code] === 1;
+}
+
+/**
+ * The media in `text`, in order, or undefined when there is none. `binaries`: the binary data
+ * of the span, by the token written in its place; `base64` false: only their tokens are looked for.
+ */
+export function findMedia(text: string, binaries?: ReadonlyMap<string, CapturedBinary>, base64 = true): MediaSpot[] | undefined {
+  let spots: MediaSpot[] | undefined;
+  const add = (spot: MediaSpot | undefined) => {
+    if (spot) (spots ??= []).push(spot);
+  };
+  if (base64)
+    for (let at = text.indexOf(DATA_URI_SEPARATOR); at !== -1; at = text.indexOf(DATA_URI_SEPARATOR, at + 1)) {
+      add(dataUriAt(text, at));
+    }
+  if (base64 && text.length >= MIN_RAW_CHARS) for (const run of longBase64Runs(text)) add(bareBase64(text, run[0], run[1]));
+  if (binaries)
+    for (const [token, binary] of binaries)
+      for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
+        add(binarySpot(text, at, token, binary));
+      }
+  return spots && spots.length > 1 ? spots.sort((a, b) => a.start - b.start) : spots;
+}
+
+/** The data URI whose `;base64,` is at `at`, or undefined when the text there is not one. */
+function dataUriAt(text: string, at: number): MediaSpot | undefined {
+  const head = text.lastIndexOf('data:', at);
+  if (head === -1 || at - head > MAX_HEADER) return undefined;
+  const header = HEADER.exec(text.slice(head + 5, at));
+  if (!header) return undefined;
+  const b64Start = at + DATA_URI_SEPARATOR.length;
+  const b64End = runEnd(text, b64Start);
+  if (b64End === b64Start) return undefined;
+  return spot(text, head, b64Start, b64End, header[1]!.toLowerCase(), 'base64_data_uri');
+}
+
+/** A bare base64 run as media: a whole string value whose bytes or neighbourhood name a media type. */
+function bareBase64(text: string, start: number, end: number): MediaSpot | undefined {
+  const b64End = padEnd(text, end);
+  const closes =
+    b64End === text.length || text.charCodeAt(b64End) === 34 || (text.charCodeAt(b64End) === 92 && text.charCodeAt(b64End + 1) === 34);
+  const opens = start === 0 || text.charCodeAt(start - 1) === 34;
+  const cut = text.startsWith(TRUNCATION_MARKER, b64End);
+  if (!opens || !(closes || cut)) return undefined;
+  const type =
+    sniffMediaType(decodeBase64(text, start, start + Math.min(end - start, Math.ceil(SNIFF_BYTES / 3) * 4))) ??
+    declaredTypeNear(text, start, b64End);
+  return type ? spot(text, start, start, b64End, type, 'base64_data_uri') : undefined;
+}
+
+function binarySpot(text: string, at: number, token: string, binary: CapturedBinary): MediaSpot {
+  const type =
+    sniffMediaType(binary.bytes.subarray(0, SNIFF_BYTES)) ?? declaredTypeNear(text, at, at + token.length) ?? 'application/octet-stream';
+  return {
+    start: at,
+    end: at + token.length,
+    contentType: type,
+    source: 'bytes',
+    byteLength: binary.bytes.byteLength,
+    b64Start: at,
+    b64End: at,
+    binary,
+    cut: false,
+  };
+}
+
+/** A base64 medium `[start, ...)` whose payload is `[b64Start, b64End)`; cut when obs's truncation marker follows it. */
+function spot(text: string, start: number, b64Start: number, b64End: number, contentType: string, source: MediaSpot['source']): MediaSpot {
+  let end = b64End;
+  // A payload cut by a size limit ends in obs's marker, which goes with it; so does one that is not whole base64.
+  let cut = (b64End - b64Start) % 4 === 1;
+  if (text.startsWith(TRUNCATION_MARKER, b64End)) {
+    const close = text.indexOf(']', b64End);
+    end = close === -1 ? text.length : close + 1;
+    cut = true;
+  }
+  return { start, end, contentType, source, byteLength: decodedLength(text, b64Start, b64End), b64Start, b64End, cut };
+}
+
+/** Where the base64 run starting at `start` ends, its `=` padding included. */
+function runEnd(text: string, start: number): number {
+  let i = start;
+  while (i < text.length && isBase64Char(text.charCodeAt(i))) i++;
+  return padEnd(text, i);
+}
+
+function padEnd(text: string, end: number): number {
+  let i = end;
+  while (i < end + 2 && text.charCodeAt(i) === 61 /* = */) i++;
+  return i;
+}
+
+/**
+ * The runs of base64 characters of at least `MIN_RAW_CHARS` (without padding). Any such run
+ * covers one of the probed positions, every `MIN_RAW_CHARS / 2` characters; a probe that lands in
+ * prose stops at the ends of its word.
+ */
+function* longBase64Runs(text: string): Generator<[number, number]> {
+  const step = MIN_RAW_CHARS / 2;
+  let scannedTo = 0;
+  for (let probe = step - 1; probe < text.length; probe += step) {
+    if (probe < scannedTo || !isBase64Char(text.charCodeAt(probe))) continue;
+    let start = probe;
+    while (start > scannedTo && isBase64Char(text.charCodeAt(start - 1))) start--;
+    let end = probe + 1;
+    while (end < text.length && isBase64Char(text.charCodeAt(end))) end++;
+    scannedTo = end;
+    if (end - start >= MIN_RAW_CHARS) yield [start, end];
+  }
+}
+
+/** A media type declared next to `[start, end)` (`"mime_type": "image/png"` and its spellings), the nearest one. */
+function declaredTypeNear(text: string, start: number, end: number): string | undefined {
+  const before = text.slice(Math.max(0, start - DECLARED_TYPE_WINDOW), start);
+  let nearest: { type: string; distance: number } | undefined;
+  for (const m of before.matchAll(DECLARED_TYPE)) nearest = { type: m[1]!, distance: before.length - m.index };
+  const after = text.slice(end, end + DECLARED_TYPE_WINDOW);
+  const next = DECLARED_TYPE.exec(after);
+  DECLARED_TYPE.lastIndex = 0;
+  if (next && (!nearest || next.index < nearest.distance)) return next[1]!.toLowerCase();
+  return nearest?.type.toLowerCase();
+}
