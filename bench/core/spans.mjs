@@ -13,7 +13,13 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 function collectingProvider() {
   const collected = [];
   const processor = new ObsSpanProcessor({
-    exporter: { export: (spans, cb) => (collected.push(...spans), cb({ code: 0 })), shutdown: async () => {} },
+    exporter: {
+      export: (spans, cb) => {
+        collected.push(...spans);
+        cb({ code: 0 });
+      },
+      shutdown: async () => {},
+    },
     flushAt: 100_000,
     flushInterval: 3600,
     environment: 'production',

@@ -121,7 +121,7 @@ if (variant === 'light-root' || variant === 'light-noexport') {
 if (variant === 'als') {
   const { AsyncLocalStorage } = await import('node:async_hooks');
   const als = new AsyncLocalStorage();
-  app.use((req, res, next) => als.run({ req }, next));
+  app.use((req, _res, next) => als.run({ req }, next));
 }
 app.use(express.json());
 app.post('/chat/:id', (req, res) => {

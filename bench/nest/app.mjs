@@ -72,7 +72,7 @@ if (variant === 'interceptor-als') {
   app
     .getHttpAdapter()
     .getInstance()
-    .use((req, res, next) => als.run({ req }, next));
+    .use((req, _res, next) => als.run({ req }, next));
 }
 await app.listen(0, '127.0.0.1');
 const { port } = app.getHttpServer().address();
