@@ -109,7 +109,7 @@ function matchExpress4(
     withIndices.set(regexp, re);
   }
   const m = re.exec(path);
-  if (!m || m.index !== 0) return undefined;
+  if (m?.index !== 0) return undefined;
   const consumed = m[0];
   const indices = m.indices;
   let pattern = '';

@@ -85,63 +85,67 @@ function hookRoute(proto: Proto): void {
 
 function recordingJson(original: Fn): Fn {
   return function json(this: object) {
+    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
+    const args = arguments;
     const state = observedRequestOfResponse(this);
     if (state?.output) {
       try {
         // Express 4 still accepts the deprecated `res.json(status, body)`.
-        state.output.value(arguments.length > 1 && typeof arguments[0] === 'number' ? arguments[1] : arguments[0]);
+        state.output.value(args.length > 1 && typeof args[0] === 'number' ? args[1] : args[0]);
       } catch (err) {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
     }
-    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
-    return original.apply(this, arguments as unknown as unknown[]);
+    return original.apply(this, args as unknown as unknown[]);
   };
 }
 
 /** `res.send(text)`, before middleware that rewrites `res.end` (compression) turns it into bytes. */
 function recordingSend(original: Fn): Fn {
   return function send(this: object) {
+    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
+    const args = arguments;
     const state = observedRequestOfResponse(this);
-    if (state?.output && typeof arguments[0] === 'string') {
+    if (state?.output && typeof args[0] === 'string') {
       try {
-        state.output.text(arguments[0]);
+        state.output.text(args[0]);
       } catch (err) {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
     }
-    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
-    return original.apply(this, arguments as unknown as unknown[]);
+    return original.apply(this, args as unknown as unknown[]);
   };
 }
 
 function recordingWrite(original: Fn): Fn {
   return function write(this: object) {
+    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
+    const args = arguments;
     const state = observedRequestOfResponse(this);
     if (state?.output) {
       try {
-        state.output.write(arguments[0], arguments[1]);
+        state.output.write(args[0], args[1]);
       } catch (err) {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
     }
-    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
-    return original.apply(this, arguments as unknown as unknown[]);
+    return original.apply(this, args as unknown as unknown[]);
   };
 }
 
 function recordingEnd(original: Fn): Fn {
   return function end(this: object) {
+    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
+    const args = arguments;
     const state = observedRequestOfResponse(this);
     if (state !== undefined) {
       try {
         if (state instanceof ExpressRequest) state.onResponseEnd();
-        state.output?.end(arguments[0], arguments[1]);
+        state.output?.end(args[0], args[1]);
       } catch (err) {
         logger.debug(`@obs/express: output not recorded (${String(err)})`);
       }
     }
-    // biome-ignore lint/complexity/noArguments: forwards the patched method's arguments as they came, without a rest array per call
-    return original.apply(this, arguments as unknown as unknown[]);
+    return original.apply(this, args as unknown as unknown[]);
   };
 }

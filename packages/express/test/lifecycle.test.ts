@@ -117,7 +117,7 @@ describe.each(EXPRESS_VERSIONS)('ignore, trace id header and aborts on $name', (
     let handlerSawClose = false;
     const app = express();
     app.use(obsMiddleware());
-    app.get('/stream/:id', (req, res) => {
+    app.get('/stream/:id', (_req, res) => {
       res.setHeader('content-type', 'text/event-stream');
       res.write('data: first\n\n');
       const timer = setInterval(() => res.write('data: more\n\n'), 5);
@@ -158,7 +158,7 @@ describe.each(EXPRESS_VERSIONS)('ignore, trace id header and aborts on $name', (
     app.use(obsMiddleware());
     let closed!: () => void;
     const handlerClosed = new Promise<void>((r) => (closed = r));
-    app.get('/slow', (req, res) => {
+    app.get('/slow', (_req, res) => {
       res.on('close', closed);
     });
     const server = app.listen(0, '127.0.0.1');
