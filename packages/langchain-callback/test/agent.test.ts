@@ -1,5 +1,5 @@
 import type { CallbackManagerForChainRun } from '@langchain/core/callbacks/manager';
-import { AIMessage } from '@langchain/core/messages';
+import type { AIMessage } from '@langchain/core/messages';
 import { Runnable, patchConfig, type RunnableConfig } from '@langchain/core/runnables';
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { FakeListChatModel } from '@langchain/core/utils/testing';

@@ -27,6 +27,7 @@ export function type(span: DecodedSpan | undefined): unknown {
   return attr(span, 'obs.observation.type');
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON of whatever shape the test asserts on, typed as JSON.parse types it
 export function json(span: DecodedSpan | undefined, key: 'input' | 'output' | 'model.parameters' | 'usage_details'): any {
   const v = attr(span, `obs.observation.${key}`);
   if (typeof v !== 'string') return v;

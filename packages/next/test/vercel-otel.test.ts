@@ -51,7 +51,7 @@ describe('next to @vercel/otel', () => {
     const traceId = res.headers.get('x-obs-trace-id')!;
     const spans = await waitForGenerationTrace(obsFixture.server, traceId, 'POST /api/chat/[id]');
     expect(app.output()).toContain(
-      '[obs] on: exporting to ' + obsFixture.server.url + ' (obs attached its span processor to the registered tracer provider',
+      `[obs] on: exporting to ${obsFixture.server.url} (obs attached its span processor to the registered tracer provider`,
     );
     const roots = spans.filter((s) => !s.parentSpanId);
     expect(roots.map((s) => s.name)).toEqual(['POST /api/chat/[id]']);

@@ -1,14 +1,14 @@
 // An ESM TypeScript (strict) app using every package's entry point, run against the local server.
-import { AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { ChatPromptTemplate } from '@langchain/core/prompts';
 import { StringOutputParser } from '@langchain/core/output_parsers';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
-import { ObsClient } from '@obs/client';
+import type { ObsClient } from '@obs/client';
 import { initObs, type ObsHandle } from '@obs/core';
 import { ObsBrowserClient } from '@obs/core/browser';
 import { obsErrorHandler, obsMiddleware } from '@obs/express';
 import { CallbackHandler } from '@obs/langchain';
-import { ObsSpanProcessor } from '@obs/otel';
+import type { ObsSpanProcessor } from '@obs/otel';
 import { observe } from '@obs/tracing';
 import express, { type Request } from 'express';
 
