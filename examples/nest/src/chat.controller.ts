@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query, Sse, UseGuards, type MessageEvent } from '@nestjs/common';
 import { map, type Observable } from 'rxjs';
 import { BearerAuthGuard } from './auth.guard.js';
+// biome-ignore lint/style/useImportType: Nest injects by the constructor's emitted design:paramtypes; a type-only import would emit Function there
 import { ChatService } from './chat.service.js';
 
 @Controller('chat')

@@ -33,7 +33,7 @@ export class ObsInterceptor implements NestInterceptor {
     // Normally the middleware started it; this covers requests no middleware saw.
     const tracked = this.runtime.tracker.begin(req, res);
     if (!tracked) return next.handle();
-    let waiting: void | Promise<void> = undefined;
+    let waiting: void | Promise<void> | undefined;
     let output: OutputKind = this.recordsOutput ? 'value' : 'none';
     try {
       tracked.link(req, res);

@@ -9,7 +9,7 @@ import { isClientError } from './exceptions.js';
  * ReadableStream), plus RxJS Observables, which end the observation on complete, error or
  * unsubscribe, and Nest's error semantics (an `HttpException` below 500 is not an error).
  */
-export function observeMethod<F extends (...args: any[]) => any>(fn: F, options: Omit<ObserveOptions, 'hooks'>): F {
+export function observeMethod<F extends (...args: never[]) => unknown>(fn: F, options: Omit<ObserveOptions, 'hooks'>): F {
   return observe(fn, { ...options, hooks: { wrapResult: wrapObservable, recordError: recordNestError } });
 }
 

@@ -40,7 +40,7 @@ export function Observe(options: ObserveMethodOptions = {}): MethodDecorator {
       logger.warn(`@Observe() ignored on ${String(propertyKey)}: not a method`);
       return descriptor;
     }
-    const owner = typeof target === 'function' ? target.name : (target as { constructor?: Function }).constructor?.name;
+    const owner = typeof target === 'function' ? target.name : (target as { constructor?: { name?: string } }).constructor?.name;
     const observed = observeMethod(original as (...args: unknown[]) => unknown, {
       ...options,
       name: options.name ?? (owner ? `${owner}.${String(propertyKey)}` : String(propertyKey)),

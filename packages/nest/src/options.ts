@@ -1,4 +1,4 @@
-import type { ModuleMetadata } from '@nestjs/common';
+import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 import type { ObsHttpOptions, ObsInitOptions } from '@obs/core';
 
 /**
@@ -11,7 +11,7 @@ import type { ObsHttpOptions, ObsInitOptions } from '@obs/core';
  * in the middleware and get the raw Node.js request). `identify` and `captureInput` run after
  * guards, with the request the guards saw.
  */
-export interface ObsNestOptions extends ObsHttpOptions<any, any> {
+export interface ObsNestOptions extends ObsHttpOptions {
   /**
    * Options of `initObs` when the module initialises obs (no `initObs()` ran before it).
    * Default: everything from the `OBS_*` environment variables.
@@ -22,9 +22,9 @@ export interface ObsNestOptions extends ObsHttpOptions<any, any> {
 /** `ObsModule.forRootAsync` options: options computed by a factory with injected providers. */
 export interface ObsModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
   /** Returns the module options (or a Promise of them). */
-  useFactory: (...args: any[]) => ObsNestOptions | Promise<ObsNestOptions>;
+  useFactory: FactoryProvider<ObsNestOptions>['useFactory'];
   /** Providers passed to `useFactory`, in order (e.g. a `ConfigService`). */
-  inject?: any[];
+  inject?: FactoryProvider['inject'];
 }
 
 /** Injection token of the resolved `ObsNestOptions`. */

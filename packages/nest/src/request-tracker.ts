@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { ObsHttpOptions } from '@obs/core';
-import { NodeHttpObserver, NodeRequest } from '@obs/core/http';
+import { NodeHttpObserver, NodeRequest, type NodeRequestLike, type NodeResponseLike } from '@obs/core/http';
 import { platformRoute } from './route-resolver.js';
 
 /**
@@ -28,10 +28,10 @@ export class NestRequest extends NodeRequest {
  * One tracker per `ObsModule`.
  */
 export class RequestTracker {
-  readonly layer: NodeHttpObserver<any, any, NestRequest>;
+  readonly layer: NodeHttpObserver<object, object, NestRequest>;
 
   constructor(options: ObsHttpOptions) {
-    this.layer = new NodeHttpObserver<any, any, NestRequest>(options, {
+    this.layer = new NodeHttpObserver<object, object, NestRequest>(options, {
       adapter: '@obs/nest',
       // Identify waits for guards: the interceptor runs it, else the end of the request.
       deferIdentify: true,
@@ -44,7 +44,7 @@ export class RequestTracker {
    * guards run: a request a guard refuses never reaches the interceptor, yet is named after the
    * route the platform matched and identified with what the guard left on the request.
    */
-  link(req: any, res: any): void {
+  link(req: unknown, res: unknown): void {
     const raw = rawOf(req);
     if (raw && raw !== req) this.layer.requestOf(raw)?.link(req, res);
   }
@@ -53,18 +53,18 @@ export class RequestTracker {
    * Starts the request's root observation, or returns the one started already (the interceptor
    * calls this too, for requests no middleware saw). Undefined when ignored.
    */
-  begin(req: any, res: any): NestRequest | undefined {
+  begin(req: unknown, res: unknown): NestRequest | undefined {
     // The interceptor on Express: the middleware started it with this very request.
     const known = this.layer.requestOf(req);
     if (known) return known;
     const raw = rawOf(req);
     if (!raw || typeof raw !== 'object') return undefined;
-    return this.layer.start(raw, rawOf(res));
+    return this.layer.start(raw as NodeRequestLike & object, rawOf(res) as NodeResponseLike);
   }
 
   /** Starts the request's root observation from Express middleware, whose request and response are the raw ones. */
-  beginRaw(req: any, res: any): NestRequest | undefined {
-    return this.layer.start(req, res);
+  beginRaw(req: unknown, res: unknown): NestRequest | undefined {
+    return this.layer.start(req as NodeRequestLike & object, res as NodeResponseLike);
   }
 }
 
@@ -74,7 +74,7 @@ export class RequestTracker {
  * long prototype chains (the response is a dictionary-mode object), twice per request; it was
  * the second-largest obs item of Nest's CPU profile.
  */
-function rawOf(x: any): any {
+function rawOf(x: unknown): unknown {
   if (x instanceof IncomingMessage || x instanceof ServerResponse) return x;
-  return x?.raw ?? x;
+  return (x as { raw?: unknown } | null | undefined)?.raw ?? x;
 }

@@ -2,6 +2,12 @@ import { VERSION_NEUTRAL, VersioningType, type VersioningOptions } from '@nestjs
 import { MODULE_PATH, PATH_METADATA, SSE_METADATA, VERSION_METADATA } from './nest-metadata-keys.js';
 import { getMetadata } from './reflect.js';
 
+/**
+ * A class or function Nest keeps route metadata on (a module, a controller, a handler): only its
+ * identity and its reflect metadata are read.
+ */
+type MetadataTarget = object;
+
 /** What the resolver needs of Nest's `ApplicationConfig` (global prefix, versioning). */
 export interface RouteConfigSource {
   getGlobalPrefix(): string;
@@ -11,7 +17,7 @@ export interface RouteConfigSource {
 
 /** What the resolver needs of Nest's `ModulesContainer` (for `RouterModule` paths). */
 export interface ModulesSource {
-  values(): IterableIterator<{ metatype: Function; controllers: Map<unknown, { metatype: unknown }> }>;
+  values(): IterableIterator<{ metatype: MetadataTarget; controllers: Map<unknown, { metatype: unknown }> }>;
   applicationId?: string;
 }
 
@@ -50,10 +56,10 @@ export class HandlerRoutes {
  * handler; when a handler is mounted under several paths, the one that served the request wins.
  */
 export class NestRouteResolver {
-  private readonly cache = new WeakMap<Function, Map<Function, HandlerRoutes>>();
+  private readonly cache = new WeakMap<MetadataTarget, Map<MetadataTarget, HandlerRoutes>>();
   private modulePaths?: Map<unknown, string>;
-  private lastController?: Function;
-  private lastHandler?: Function;
+  private lastController?: MetadataTarget;
+  private lastHandler?: MetadataTarget;
   private lastRoutes?: HandlerRoutes;
 
   constructor(
@@ -62,7 +68,7 @@ export class NestRouteResolver {
   ) {}
 
   /** The routes of `handler` of `controller` (cached). */
-  describe(controller: Function, handler: Function): HandlerRoutes {
+  describe(controller: MetadataTarget, handler: MetadataTarget): HandlerRoutes {
     // Consecutive requests often hit the same handler: skip the map lookups then.
     if (handler === this.lastHandler && controller === this.lastController) return this.lastRoutes!;
     const routes = this.lookup(controller, handler);
@@ -72,7 +78,7 @@ export class NestRouteResolver {
     return routes;
   }
 
-  private lookup(controller: Function, handler: Function): HandlerRoutes {
+  private lookup(controller: MetadataTarget, handler: MetadataTarget): HandlerRoutes {
     let byController = this.cache.get(handler);
     if (!byController) this.cache.set(handler, (byController = new Map()));
     let routes = byController.get(controller);
@@ -83,7 +89,7 @@ export class NestRouteResolver {
     return routes;
   }
 
-  private templatesOf(controller: Function, handler: Function): Template[] {
+  private templatesOf(controller: MetadataTarget, handler: MetadataTarget): Template[] {
     const controllerPaths = asList(getMetadata(PATH_METADATA, controller));
     const handlerPaths = asList(getMetadata(PATH_METADATA, handler));
     if (controllerPaths.length === 0 || handlerPaths.length === 0) return [];
@@ -105,7 +111,7 @@ export class NestRouteResolver {
   }
 
   /** `v1`-style path segments under URI versioning (one per version); `''` otherwise. */
-  private versionSegments(controller: Function, handler: Function): string[] {
+  private versionSegments(controller: MetadataTarget, handler: MetadataTarget): string[] {
     const versioning = this.config?.getVersioning();
     if (versioning?.type !== VersioningType.URI) return [''];
     const version = getMetadata(VERSION_METADATA, handler) || getMetadata(VERSION_METADATA, controller) || versioning.defaultVersion;
@@ -114,7 +120,7 @@ export class NestRouteResolver {
     return asList(version).map((v) => (v === VERSION_NEUTRAL ? '' : `${prefix}${String(v)}`));
   }
 
-  private modulePathOf(controller: Function): string | undefined {
+  private modulePathOf(controller: MetadataTarget): string | undefined {
     if (!this.modules) return undefined;
     if (!this.modulePaths) {
       // Built on first use: RouterModule registers its paths while the app initialises.
@@ -132,10 +138,11 @@ export class NestRouteResolver {
 }
 
 /** The route template the platform matched, when it exposes one (Express `req.route`, Fastify `routeOptions`). */
-export function platformRoute(req: any): string | undefined {
-  const express = req?.route?.path;
+export function platformRoute(req: unknown): string | undefined {
+  const platform = req as { route?: { path?: unknown }; routeOptions?: { url?: unknown } } | null | undefined;
+  const express = platform?.route?.path;
   if (typeof express === 'string') return express;
-  const fastify = req?.routeOptions?.url;
+  const fastify = platform?.routeOptions?.url;
   return typeof fastify === 'string' ? fastify : undefined;
 }
 

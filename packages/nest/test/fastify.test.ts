@@ -61,8 +61,14 @@ describe('on the Fastify platform', () => {
         captureInput: (req) => ({ from: kind(req), id: req.params?.id }),
         captureOutput: (body, res) => ({ from: kind(res), status: res.statusCode, body }),
         // The middleware's req.url is relative to its mount, as on Express: the path is originalUrl.
-        name: (req) => (seen.push(`name:${kind(req)}`), `cat ${req.originalUrl}`),
-        ignore: (req) => (seen.push(`ignore:${kind(req)}`), false),
+        name: (req) => {
+          seen.push(`name:${kind(req)}`);
+          return `cat ${req.originalUrl}`;
+        },
+        ignore: (req) => {
+          seen.push(`ignore:${kind(req)}`);
+          return false;
+        },
       }),
     );
     try {

@@ -10,6 +10,7 @@ import {
   type ExecutionContext,
   type INestApplication,
 } from '@nestjs/common';
+// biome-ignore lint/style/useImportType: Nest injects by the constructor's emitted design:paramtypes; a type-only import would emit Function there
 import { Reflector } from '@nestjs/core';
 import { startActiveObservation } from '@obs/core';
 import request from 'supertest';
