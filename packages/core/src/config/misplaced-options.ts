@@ -34,7 +34,7 @@ const INIT_OPTIONS = [
 export function warnMisplacedOptions(adapter: string, options: unknown, rightPlace?: (key: string) => string): void {
   if (typeof options !== 'object' || options === null) return;
   for (const key of INIT_OPTIONS) {
-    if (!Object.prototype.hasOwnProperty.call(options, key)) continue;
+    if (!Object.hasOwn(options, key)) continue;
     logger.warnOnce(
       `misplaced-${adapter}-${key}`,
       `${adapter}({ ${key} }) is ignored: \`${key}\` is an initObs option; pass it as ${rightPlace ? rightPlace(key) : `${adapter}({ obs: { ${key} } })`} (or set the OBS_* environment variable)`,

@@ -7,6 +7,7 @@ export type IdentifyResult = PropagateAttributesParams;
  * Options of the request observation, shared by the Express, Nest and Next adapters
  * (`api.md`, shared adapter vocabulary). `Req`/`Res` are the framework's request and response.
  */
+// biome-ignore lint/suspicious/noExplicitAny: Req/Res default to any so a callback typed by no framework still reads its fields (req.user); adapters pass their framework's types
 export interface ObsHttpOptions<Req = any, Res = any> {
   /** Who and what the request is for; runs after authentication where the framework allows. */
   identify?: (req: Req) => IdentifyResult | undefined | null | Promise<IdentifyResult | undefined | null>;

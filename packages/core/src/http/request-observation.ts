@@ -32,6 +32,7 @@ const REQUEST_KEYS_OVER = [IN_OBS_TRACE_KEY, LATE_ATTRIBUTES_KEY] as const;
 const IDENTIFY_WAIT_MS = 1000;
 
 /** `ObsHttpOptions` compiled once per adapter instance, so requests pay no set-up cost. */
+// biome-ignore lint/suspicious/noExplicitAny: Req/Res default to any so a callback typed by no framework still reads its fields (req.user); adapters pass their framework's types
 export class HttpObserver<Req = any, Res = any> {
   readonly options: ObsHttpOptions<Req, Res>;
   readonly redactKeys: Set<string>;
@@ -93,6 +94,7 @@ export interface FinishInit {
  * and the end. Input and output are serialised at `finish()`, after the response is written,
  * so the request path only keeps references.
  */
+// biome-ignore lint/suspicious/noExplicitAny: Req/Res default to any so a callback typed by no framework still reads its fields (req.user); adapters pass their framework's types
 export class RequestObservation<Req = any, Res = any> {
   readonly observation: ObsObservation;
   /** Context to run the request's handlers in: the root is active, identify's attributes flow. */

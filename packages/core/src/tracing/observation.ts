@@ -1,7 +1,7 @@
 import type { Span, SpanContext, TimeInput } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from './attributes.js';
 import { logger } from '../util/logger.js';
-import { type ObsObservationAttributes } from './observation-attributes.js';
+import type { ObsObservationAttributes } from './observation-attributes.js';
 import { setSpanAttributes } from './hostile-input.js';
 import { recordErrorOnSpan } from './record-error.js';
 import type { StartObservationOptions } from './start-options.js';

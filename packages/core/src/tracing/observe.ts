@@ -50,6 +50,7 @@ export interface ObserveHooks {
  * generators and ReadableStreams are supported; for streams the observation ends when the
  * stream is consumed, fails or is cancelled. Errors are recorded and rethrown unchanged.
  */
+// biome-ignore lint/suspicious/noExplicitAny: TypeScript's any-function constraint: F keeps the caller's exact signature, and the wrapper calls fn with whatever arguments it got
 export function observe<F extends (...args: any[]) => any>(fn: F, rawOptions: ObserveOptions = {}): F {
   const options: ObserveOptions = safeOptions(rawOptions, 'observe options') ?? {};
   const name = options.name !== undefined ? safeName(options.name) : fnName(fn);

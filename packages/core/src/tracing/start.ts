@@ -4,7 +4,7 @@ import { logger } from '../util/logger.js';
 import { IN_OBS_TRACE_KEY } from './context-keys.js';
 import { ObsObservation, provideChildStarter } from './observation.js';
 import { recordErrorOnSpan } from './record-error.js';
-import { type ObsObservationAttributes } from './observation-attributes.js';
+import type { ObsObservationAttributes } from './observation-attributes.js';
 import { safeName, safeOptions, safeSpanAttributes, setSpanAttributes } from './hostile-input.js';
 import { moveCapturedBinaries } from './media-capture.js';
 import { endWhenSettled } from './settle.js';

@@ -22,7 +22,7 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 // Inside the repository, so `require('@obs/core')` resolves through node_modules to packages/core.
 const script = join(here, `.cjs-consumer-${process.pid}.cjs`);
 
-const CONSUMER = String.raw`
+const CONSUMER = `
 'use strict';
 const obs = require('@obs/core');
 const assert = require('node:assert/strict');
@@ -53,7 +53,7 @@ const assert = require('node:assert/strict');
 `;
 
 /** A script that never flushes: the spans must still leave on exit (flushOnExit default). */
-const FORGETFUL = String.raw`
+const FORGETFUL = `
 'use strict';
 const obs = require('@obs/core');
 obs.initObs({ flushInterval: 60 });

@@ -214,7 +214,7 @@ describe('HttpObserver / RequestObservation', () => {
     textBytes.finish({ statusCode: 200 });
     ro.finish({ statusCode: 200 });
     const ro2 = new HttpObserver<Req>({ maxCaptureBytes: 100 }).start({ req: { headers: {} }, method: 'POST', path: '/long' });
-    ro2.addOutputChunk('data: ' + 'x'.repeat(300) + '\n\n', {});
+    ro2.addOutputChunk(`data: ${'x'.repeat(300)}\n\n`, {});
     ro2.finish({ statusCode: 200 });
     await local.handle.flush();
     const input = JSON.parse(local.server.spansByName('POST /r')[0]!.attributes['obs.observation.input'] as string);

@@ -8,7 +8,7 @@ import { longestBase64Run, noisePng, pngDataUri, setupObsServer } from '@obs/loc
 import { afterEach, describe, expect, it } from 'vitest';
 import { startObservation } from '../../src/index.js';
 import { MEDIA_STATE } from '../../src/tracing/span-slots.js';
-import { captureLogs, only, perTestTracing, sleep, TRACING_KEYS } from '../tracing/harness.js';
+import { captureLogs, only, perTestTracing, TRACING_KEYS } from '../tracing/harness.js';
 import { referenceIn } from './helpers.js';
 
 const { server } = await setupObsServer(TRACING_KEYS).ready;

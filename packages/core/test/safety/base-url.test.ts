@@ -31,7 +31,10 @@ afterEach(async () => {
 async function freshObs(lines: string[], all: string[] = []): Promise<typeof import('../../src/index.js')> {
   vi.resetModules();
   const fresh = (await import('../../src/index.js')) as typeof import('../../src/index.js');
-  const shown = (m: string) => void (lines.push(m), all.push(m));
+  const shown = (m: string) => {
+    lines.push(m);
+    all.push(m);
+  };
   const quiet = (m: string) => void all.push(m);
   fresh.setLogger({ debug: quiet, info: quiet, warn: shown, error: shown }, 'debug');
   return fresh;

@@ -7,7 +7,7 @@ interface Summary {
   runName: string;
   experimentId: string;
   experimentUrl: string | undefined;
-  itemResults: ExperimentItemResult<any>[];
+  itemResults: ExperimentItemResult[];
   runEvaluations: Evaluation[];
 }
 
@@ -22,7 +22,7 @@ function round(n: number): string {
 }
 
 /** Averages per evaluation name (numeric and boolean values; others are counted). */
-function averages(results: ExperimentItemResult<any>[]): string[] {
+function averages(results: ExperimentItemResult[]): string[] {
   const byName = new Map<string, { sum: number; numeric: number; count: number }>();
   for (const r of results) {
     for (const e of r.evaluations) {

@@ -28,7 +28,7 @@ export function toLangchainTemplate(template: string): string {
   let out = '';
   let last = 0;
   for (const match of template.matchAll(VARIABLE)) {
-    out += escapeBraces(template.slice(last, match.index)) + `{${match[1]}}`;
+    out += `${escapeBraces(template.slice(last, match.index))}{${match[1]}}`;
     last = match.index + match[0].length;
   }
   return out + escapeBraces(template.slice(last));

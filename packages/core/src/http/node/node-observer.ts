@@ -86,6 +86,7 @@ function lookup(req: object): NodeRequest | typeof IGNORED | undefined {
  * });
  * ```
  */
+// biome-ignore lint/suspicious/noExplicitAny: Req/Res default to any so a callback typed by no framework still reads its fields (req.user); adapters pass their framework's types
 export class NodeHttpObserver<Req extends object = any, Res extends object = any, R extends NodeRequest<Req, Res> = NodeRequest<Req, Res>> {
   readonly http: HttpObserver<Req, Res>;
   private readonly layer: NodeLayerOptions<R>;

@@ -11,6 +11,7 @@ import type { NodeResponseCapture } from './response-capture.js';
  * the input and the output. Adapters extend it with what only their framework knows (e.g. the
  * route Express matched) and override `beforeEnd` to apply it.
  */
+// biome-ignore lint/suspicious/noExplicitAny: Req/Res default to any so a callback typed by no framework still reads its fields (req.user); adapters pass their framework's types
 export class NodeRequest<Req extends object = any, Res extends object = any> {
   /** The request `identify`/`captureInput` see and the input is read from (a framework may wrap the raw one). */
   req: Req;
