@@ -10,7 +10,7 @@ const results = join(root, '.test-results');
 rmSync(results, { recursive: true, force: true });
 
 const turbo = (args) => spawnSync('turbo', args, { cwd: root, stdio: 'inherit', env: process.env }).status ?? 1;
-// Style is enforced, not remembered: the formatter and linter (Biome, biome.json) check the tree first.
+// Style is enforced, not remembered: the formatter and linter (Biome, biome.jsonc) check the tree first.
 const lint =
   spawnSync('biome', ['ci', '.', '--colors=off', '--diagnostic-level=error'], { cwd: root, stdio: 'inherit', env: process.env }).status ??
   1;
