@@ -6,7 +6,8 @@
  * (reasoning included). obs prices each usage key separately, so the parts are moved out:
  *
  * - `input` = `input_tokens` - (`cache_read` + `cache_creation` + non-text modalities), never below 0
- * - `input_cache_read`, `input_cache_creation`, `input_audio`, ... = the reported parts
+ * - `input_cache_read`, `input_cache_write` (LangChain's `cache_creation`), `input_audio`, ... =
+ *   the reported parts, under the same keys as the AI SDK's and OpenAI's usage
  * - `output` = `output_tokens` - (`reasoning` + non-text modalities), never below 0
  * - `output_reasoning`, `output_audio`, ... = the reported parts
  * - `total` = `total_tokens` as reported (else `input_tokens + output_tokens`)
@@ -60,7 +61,7 @@ function addParts(out: Record<string, number>, side: string, details: Record<str
   for (const key in details) {
     const v = details[key];
     if (key === 'text' || !isCount(v) || v === 0) continue;
-    out[`${side}_${key}`] = v;
+    out[`${side}_${key === 'cache_creation' ? 'cache_write' : key}`] = v;
     sum += v;
   }
   return sum;

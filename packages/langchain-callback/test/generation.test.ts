@@ -77,7 +77,7 @@ describe('generations', () => {
     expect(json(gen, 'usage_details')).toEqual({
       input: 15,
       input_cache_read: 100,
-      input_cache_creation: 5,
+      input_cache_write: 5,
       output: 20,
       output_reasoning: 30,
       total: 170,
