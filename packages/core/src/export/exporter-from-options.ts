@@ -6,7 +6,7 @@ import { basicAuth, type ResolvedConnection, resolveConnection, sdkHeaders } fro
 import { httpSend } from '../delivery/node-post.js';
 import { SDK_VERSION } from '../util/version.js';
 import { MediaUploads } from './media/media-uploads.js';
-import { offTrace } from './off-trace.js';
+import { withTracingSuppressed as offTrace } from '../tracing/suppress.js';
 import { mergeHeaders } from './otlp/headers.js';
 import { readEnv } from '../config/env.js';
 import { logger } from '../util/logger.js';

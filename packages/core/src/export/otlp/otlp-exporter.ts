@@ -16,7 +16,7 @@ import { httpPost } from '../../delivery/node-post.js';
 import { answerOutcome, failureOutcome, networkReason } from '../../delivery/outcome.js';
 import { fetchPost, type Post, type PostResult } from '../../delivery/post.js';
 import { mergeHeaders } from './headers.js';
-import { offTrace } from '../off-trace.js';
+import { withTracingSuppressed as offTrace } from '../../tracing/suppress.js';
 import type { DeliveringExporter, EncodedExporter, ExporterDelivery } from '../pipeline/exporter-capabilities.js';
 import { EncodedSpanBatch, encodeTraceExportRequest } from './otlp-proto-encoder.js';
 import { splitTraceExportRequest } from './protobuf/split-request.js';
