@@ -31,8 +31,9 @@ type Method = (this: unknown, ...args: unknown[]) => unknown;
 
 /**
  * Observes an OpenAI client (`new OpenAI()`, `new AzureOpenAI()`, or any client of the `openai`
- * package) in place and returns it. Starts obs (`initObs()`) if nothing has yet. Never throws:
- * a client it cannot read is returned as it is, with one warning.
+ * package) in place and returns it. Its first call starts obs (`initObs()`) if nothing has yet:
+ * a client made at import time, before the app's own `initObs(options)`, still traces with the
+ * app's options. Never throws: a client it cannot read is returned as it is, with one warning.
  *
  * @example
  * ```ts
@@ -41,7 +42,6 @@ type Method = (this: unknown, ...args: unknown[]) => unknown;
  */
 export function observeOpenAI<T extends object>(client: T, options: ObserveOpenAIOptions = {}): T {
   try {
-    getObsHandle() ?? initObs();
     const target = client as Record<string | symbol, unknown>;
     const holder = target[OPTIONS] as { options: CallOptions } | undefined;
     if (holder) {
@@ -89,6 +89,7 @@ function tracedCall(original: Method, self: unknown, args: unknown[], endpoint: 
   const body = args[0];
   let call: ModelCall | undefined;
   try {
+    getObsHandle() ?? initObs();
     if (isDict(body)) call = ModelCall.start(endpoint, body, options);
   } catch (err) {
     logger.warn(`@obs/openai: ${endpoint.name} not observed: ${errorMessage(err)}`);
