@@ -12,8 +12,7 @@ rmSync(results, { recursive: true, force: true });
 const turbo = (args) => spawnSync('turbo', args, { cwd: root, stdio: 'inherit', env: process.env }).status ?? 1;
 // Style is enforced, not remembered: the formatter and linter (Biome, biome.jsonc) check the tree first.
 const lint =
-  spawnSync('biome', ['ci', '.', '--colors=off', '--diagnostic-level=error'], { cwd: root, stdio: 'inherit', env: process.env }).status ??
-  1;
+  spawnSync('biome', ['ci', '.', '--colors=off', '--error-on-warnings'], { cwd: root, stdio: 'inherit', env: process.env }).status ?? 1;
 if (lint !== 0) console.error('\nbiome ci failed: run `npm run format` and fix the lint errors above');
 let status = turbo(['run', 'build']);
 if (status === 0) status = turbo(['run', 'test', '--concurrency=1', '--continue']);
