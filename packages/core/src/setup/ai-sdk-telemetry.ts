@@ -4,7 +4,9 @@
  * when the app's `ai` is 7 or later and no integration is registered, obs registers
  * `@ai-sdk/otel`'s OpenTelemetry integration itself, as a stand-in that steps aside as soon as the
  * app registers one of its own (before or after obs: the SDK reads its registry on every call).
- * Without `@ai-sdk/otel` installed it cannot; it then says once, at start, what to add.
+ * Without `@ai-sdk/otel` installed it cannot; it then says once, at start, what to add. The
+ * integration itself (`@ai-sdk/otel` pulls in `ai` and zod: about 100 ms of a cold start) is loaded
+ * only when the AI SDK first reads the stand-in, that is at the app's first AI SDK call.
  */
 import { logger } from '../util/logger.js';
 import { isNodeRuntime } from '../util/runtime.js';
@@ -41,13 +43,7 @@ export function registerAiSdkTelemetry(): () => void {
       }, 0).unref?.();
       return noop;
     }
-    // Node.js >= 22.12 loads the ES module synchronously, as the app's own import would; required
-    // from inside node_modules, so that no Node.js version calls it experimental.
-    const { OpenTelemetry } = otel.requireFromPackage('@ai-sdk/otel') as {
-      OpenTelemetry: new (options: { usage: boolean }) => Integration;
-    };
-    const integration = new OpenTelemetry({ usage: true }); // usage: reasoning tokens too
-    const standIn = standInFor(integration, registry);
+    const standIn = standInFor(() => loadIntegration(otel), registry);
     (registry.AI_SDK_TELEMETRY_INTEGRATIONS ??= []).push(standIn);
     logger.debug(`AI SDK ${ai.version}: obs registered @ai-sdk/otel's OpenTelemetry integration (no other was registered)`);
     return () => {
@@ -56,19 +52,44 @@ export function registerAiSdkTelemetry(): () => void {
       if (i >= 0) list!.splice(i, 1);
     };
   } catch (err) {
-    // E.g. @ai-sdk/otel could not be loaded synchronously: AI SDK 7 calls would go untraced.
     logger.warn(`obs could not register the AI SDK's telemetry integration (${String(err)}); add: ${AI_SDK_TELEMETRY_LINE}`);
     return noop;
   }
 }
 
-/** The integration while it is the only one registered; nothing once the app registers another. */
-function standInFor(integration: Integration, registry: Registry): Integration {
+/** `@ai-sdk/otel`'s integration, or `undefined` (logged once) when it cannot be loaded. */
+function loadIntegration(otel: FoundPackage): Integration | undefined {
+  try {
+    // Node.js >= 22.12 loads the ES module synchronously, as the app's own import would; required
+    // from inside node_modules, so that no Node.js version calls it experimental.
+    const { OpenTelemetry } = otel.requireFromPackage('@ai-sdk/otel') as {
+      OpenTelemetry: new (options: { usage: boolean }) => Integration;
+    };
+    return new OpenTelemetry({ usage: true }); // usage: reasoning tokens too
+  } catch (err) {
+    // E.g. @ai-sdk/otel could not be loaded synchronously: AI SDK 7 calls go untraced.
+    logger.warn(`obs could not load the AI SDK's telemetry integration (${String(err)}); add: ${AI_SDK_TELEMETRY_LINE}`);
+    return undefined;
+  }
+}
+
+/**
+ * The integration `load` makes on the first read, while it is the only one registered; nothing
+ * once the app registers another.
+ */
+function standInFor(load: () => Integration | undefined, registry: Registry): Integration {
+  let integration: Integration | undefined;
+  let loaded = false;
   const standIn: Integration = new Proxy(
     {},
     {
       get(_target, key) {
         if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).some((i) => i !== standIn)) return undefined;
+        if (!loaded) {
+          loaded = true;
+          integration = load();
+        }
+        if (!integration) return undefined;
         const value = integration[key];
         return typeof value === 'function' ? value.bind(integration) : value;
       },
