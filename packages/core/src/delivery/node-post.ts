@@ -23,33 +23,45 @@ interface HttpModule {
 /** Redirects followed (307 and 308 within the same origin, as `fetch` would keep the credentials). */
 const MAX_REDIRECTS = 5;
 
+/** `node:http` or `node:https` for `url`'s scheme when this is Node.js, else undefined (another runtime or scheme). */
+function nodeModuleId(url: URL): 'node:http' | 'node:https' | undefined {
+  if (!isNodeRuntime() || typeof builtins()?.getBuiltinModule !== 'function') return undefined;
+  return url.protocol === 'https:' ? 'node:https' : url.protocol === 'http:' ? 'node:http' : undefined;
+}
+
+function builtins(): { getBuiltinModule?: (id: string) => unknown } | undefined {
+  return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+}
+
 /** The `node:http` or `node:https` module for `url`'s scheme, or undefined (not Node.js, another scheme). */
 function httpModuleFor(url: URL): HttpModule | undefined {
-  if (!isNodeRuntime()) return undefined;
-  const id = url.protocol === 'https:' ? 'node:https' : url.protocol === 'http:' ? 'node:http' : undefined;
-  const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return id ? (p?.getBuiltinModule?.(id) as HttpModule | undefined) : undefined;
+  const id = nodeModuleId(url);
+  return id ? (builtins()!.getBuiltinModule!(id) as HttpModule | undefined) : undefined;
 }
 
 /**
  * POST with `node:http` (or `node:https`) over a keep-alive connection, or undefined when it is
  * not there (not Node.js, or a URL that is neither http nor https). The module comes from
- * `process.getBuiltinModule`, so edge bundles never see a Node import.
+ * `process.getBuiltinModule` on the first POST (not at start: loading `node:http` is ~3 ms of a
+ * cold start, better paid after the first answer), so edge bundles never see a Node import.
  */
 function nodePost(url: string, headers: Record<string, string>): Post | undefined {
   let target: URL;
-  let http: HttpModule | undefined;
+  let id: 'node:http' | 'node:https' | undefined;
   try {
     target = new URL(url);
-    http = httpModuleFor(target);
+    id = nodeModuleId(target);
   } catch {
     return undefined;
   }
-  if (!http) return undefined;
-  const mod = http;
-  const agent = new mod.Agent({ keepAlive: true });
+  if (!id) return undefined;
+  const moduleId = id;
+  let mod: HttpModule | undefined;
+  let agent: Agent | undefined;
   const base = withoutLength(headers);
   return async (body, timeoutMs, signal) => {
+    mod ??= builtins()!.getBuiltinModule!(moduleId) as HttpModule;
+    agent ??= new mod.Agent({ keepAlive: true });
     let to = target;
     for (let hop = 0; ; hop++) {
       const res = await requestOnce(mod, agent, { method: 'POST', to, headers: base, body, timeoutMs, signal, readAll: false });

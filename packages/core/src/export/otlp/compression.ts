@@ -40,24 +40,32 @@ const SYNC_GZIP_MAX_BYTES = 64 * 1024;
 const MIN_CHUNK = 64 * 1024;
 const MAX_CHUNK = 4 * 1024 * 1024;
 
+/** Node's zlib once read: the module, or null where there is none. */
+let zlibModule: Zlib | null | undefined;
+
 /**
- * Node's zlib when there is one, fetched with `process.getBuiltinModule` so edge bundles never
- * see a Node import; it compresses on the thread pool, off the event loop.
+ * Node's zlib when there is one, fetched with `process.getBuiltinModule` on the first (de)compression
+ * (not at import: loading it is ~1 ms of a cold start), so edge bundles never see a Node import;
+ * it compresses on the thread pool, off the event loop.
  */
-const zlib: Zlib | undefined = (() => {
-  try {
-    const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    return p?.getBuiltinModule?.('node:zlib') as Zlib | undefined;
-  } catch {
-    return undefined;
+function nodeZlib(): Zlib | undefined {
+  if (zlibModule === undefined) {
+    try {
+      const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+      zlibModule = (p?.getBuiltinModule?.('node:zlib') as Zlib | undefined) ?? null;
+    } catch {
+      zlibModule = null;
+    }
   }
-})();
+  return zlibModule ?? undefined;
+}
 
 /**
  * Gzips a batch. Level 1: span batches are repetitive, so it keeps most of the size win for a
  * fraction of level 6's CPU (the exporter runs in the app's process).
  */
 export async function gzip(data: Uint8Array): Promise<Uint8Array> {
+  const zlib = nodeZlib();
   if (zlib) {
     if (data.byteLength <= SYNC_GZIP_MAX_BYTES) return zlib.gzipSync(data, { level: 1 });
     // Each full output chunk is a round trip to the event loop, and the chunks are copied into
@@ -74,6 +82,7 @@ export async function gzip(data: Uint8Array): Promise<Uint8Array> {
 
 /** Reverses `gzip` (only needed to split a batch the server refused as too large). */
 export async function gunzip(data: Uint8Array): Promise<Uint8Array> {
+  const zlib = nodeZlib();
   if (zlib) return new Promise((resolve, reject) => zlib.gunzip(data, (err, out) => (err ? reject(err) : resolve(out))));
   const Decompression = (globalThis as { DecompressionStream?: typeof DecompressionStream }).DecompressionStream!;
   const stream = new Blob([data as BlobPart]).stream().pipeThrough(new Decompression('gzip'));

@@ -1,8 +1,10 @@
 /**
- * Random trace and span ids from a pool of random bytes refilled 4 KiB at a time (Web Crypto,
- * so it runs in Node.js and edge runtimes alike) and a byte-to-hex table: no `Math.random()`
- * per byte as the SDK's generator does.
+ * Random trace and span ids from a pool of random bytes refilled 4 KiB at a time (`node:crypto`
+ * on Node.js, Web Crypto elsewhere) and a byte-to-hex table: no `Math.random()` per byte as the
+ * SDK's generator does.
  */
+import { isNodeRuntime } from '../../util/runtime.js';
+
 const POOL_SIZE = 4096;
 const pool = new Uint8Array(POOL_SIZE);
 let used = POOL_SIZE;
@@ -16,9 +18,30 @@ const DIGITS = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const codes16: number[] = new Array(16).fill(0);
 const codes32: number[] = new Array(32).fill(0);
 
+let fill: ((bytes: Uint8Array) => void) | undefined;
+
+/**
+ * `node:crypto`'s `randomFillSync` on Node.js: the first read of `globalThis.crypto` there loads
+ * Web Crypto's modules (~1 ms of a cold start). Web Crypto elsewhere, or if that is refused.
+ */
+function randomFill(): (bytes: Uint8Array) => void {
+  try {
+    const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const nodeCrypto = isNodeRuntime()
+      ? (p?.getBuiltinModule?.('node:crypto') as { randomFillSync?: (b: Uint8Array) => void } | undefined)
+      : undefined;
+    const randomFillSync = nodeCrypto?.randomFillSync;
+    if (typeof randomFillSync === 'function') return (bytes) => randomFillSync(bytes);
+  } catch {
+    // e.g. a sandbox that refuses built-ins: Web Crypto below
+  }
+  return (bytes) => globalThis.crypto.getRandomValues(bytes);
+}
+
 function take(bytes: number): string {
   if (used + bytes > POOL_SIZE) {
-    globalThis.crypto.getRandomValues(pool);
+    fill ??= randomFill();
+    fill(pool);
     used = 0;
   }
   const codes = bytes === 8 ? codes16 : codes32;
