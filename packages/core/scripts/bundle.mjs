@@ -1,49 +1,74 @@
-// Bundles tsc's JavaScript in dist/ into one file per package entry plus the chunks they share
-// (dist/chunks/), then deletes the per-module files: a cold start then loads a handful of files,
-// not 150 (each costs Node.js's loader about half a millisecond). Code only some calls need (the
-// doctor, the OTLP encoder, the API client's resources...) is reached through dynamic import() and
-// lands in chunks of its own, loaded on first use. The .d.ts files stay as tsc wrote them: the
-// types and their paths do not change. @opentelemetry/api (the peer) and every other package stay
-// imports.
-import { readdirSync, rmSync, statSync } from 'node:fs';
+// Folds tsc's JavaScript in dist/ into two bundles: a cold start then loads 2 of obs's files, not
+// 153 (Node.js's loader costs about half a millisecond a file, whatever its size). The Node.js
+// doors (`.`, `/http`, `/kit`) share one bundle, dist/chunks/obs.js, and stay thin files that
+// re-export their own names from it, so every door sees the same module state. What only some
+// calls need and reach through import() (the doctor) stays in that file, as a module evaluated on
+// first use: a chunk of its own would cost a shared chunk more at start (esbuild puts the code
+// both reach in a third file).
+// `/browser` is bundled on its own (it must never reach a Node.js built-in); the CLI imports the
+// root door. The .d.ts files stay as tsc wrote them: types and their paths do not change.
+// @opentelemetry/api (the peer), other packages and Node.js built-ins stay imports.
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-/** The package's doors (package.json `exports` and `bin`), as tsc wrote them. */
-const ENTRIES = ['index.js', 'http/index.js', 'kit.js', 'browser/index.js', 'cli.js'];
-
-const result = await build({
-  entryPoints: ENTRIES.map((e) => join(dist, e)),
-  outdir: dist,
-  outbase: dist,
-  allowOverwrite: true,
+/** The Node.js doors (package.json `exports`) as tsc wrote them. */
+const DOORS = ['index.js', 'http/index.js', 'kit.js'];
+const COMMON = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'neutral',
   target: 'es2022',
-  // Packages (the peer, optional ones found at run time) and Node.js built-ins stay imports.
   packages: 'external',
   external: ['node:*'],
-  chunkNames: 'chunks/[name]-[hash]',
-  // Names stay readable in stack traces; whitespace and comments go (fewer bytes to parse).
+  // Names stay readable in stack traces; whitespace and comments go.
   minifyWhitespace: true,
   legalComments: 'none',
-  metafile: true,
   logLevel: 'warning',
+};
+
+/** The names a door exports (export * resolved). */
+async function exportsOf(door) {
+  const r = await build({ ...COMMON, entryPoints: [join(dist, door)], write: false, metafile: true, outdir: '/tmp/obs-bundle-probe' });
+  return Object.values(r.metafile.outputs)[0].exports;
+}
+
+const names = Object.fromEntries(await Promise.all(DOORS.map(async (d) => [d, await exportsOf(d)])));
+// One module exporting every door's names; a name two doors export must be one binding.
+const lines = DOORS.map((d) => `export * from './${d}';`);
+writeFileSync(join(dist, 'obs.js'), `${lines.join('\n')}\n`);
+const node = await build({
+  ...COMMON,
+  entryPoints: [join(dist, 'obs.js')],
+  outfile: join(dist, 'chunks', 'obs.js'),
+  metafile: true,
+});
+const shared = Object.values(node.metafile.outputs)[0].exports;
+for (const door of DOORS) {
+  const missing = names[door].filter((n) => !shared.includes(n));
+  if (missing.length > 0) throw new Error(`${door}: ${missing.join(', ')} exported by two doors as different bindings`);
+  const toChunk = relative(join(dist, door, '..'), join(dist, 'chunks', 'obs.js'));
+  writeFileSync(join(dist, door), `export { ${names[door].join(', ')} } from './${toChunk}';\n`);
+}
+const browser = await build({
+  ...COMMON,
+  entryPoints: [join(dist, 'browser/index.js')],
+  outfile: join(dist, 'browser/index.js'),
+  allowOverwrite: true,
+  metafile: true,
 });
 
-// Every other .js file tsc wrote is now inside a bundle.
-const written = new Set(Object.keys(result.metafile.outputs).map((p) => join(process.cwd(), p)));
+// Every other .js file tsc wrote is now inside a bundle; the CLI stays as it is (it imports ./index.js).
+const keep = new Set([...Object.keys(node.metafile.outputs), ...Object.keys(browser.metafile.outputs)].map((p) => join(process.cwd(), p)));
+for (const f of [...DOORS, 'cli.js']) keep.add(join(dist, f));
 const walk = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
-let removed = 0;
+let folded = 0;
 for (const file of walk(dist)) {
-  if (file.endsWith('.js') && !written.has(file)) {
+  if (file.endsWith('.js') && !keep.has(file)) {
     rmSync(file);
-    removed++;
+    folded++;
   }
 }
-const chunks = [...written].filter((f) => relative(dist, f).startsWith('chunks/')).length;
-console.log(`bundled ${ENTRIES.length} entries and ${chunks} chunks (${removed} module files folded in)`);
+console.log(`@obs/core: chunks/obs.js and browser/index.js hold ${folded} module files`);

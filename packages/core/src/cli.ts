@@ -5,7 +5,7 @@
  * obs set-up of this environment (OBS_* variables) against the server it names and prints what to
  * fix. Exits 0 when everything is fine, 1 otherwise.
  */
-import { diagnose } from './setup/diagnose.js';
+import { diagnose } from './index.js';
 
 const USAGE = `Usage: npx @obs/core doctor [--base-url <url>] [--timeout <seconds>]
        (in an app with @obs/core installed: npx obs-doctor [...])
