@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // dist/ built once, as a consumer gets it, for the tests that run the built package.
+    globalSetup: ['test/support/build-dist.ts'],
     reporters: sharedReporters(import.meta.dirname),
     // The tracing, export, media and request-layer tests run on both tracer providers; the light
     // provider's own tests have nothing to say about the SDK's.

@@ -4,7 +4,6 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -18,7 +17,6 @@ const coreDir = resolve(here, '../..');
 const repoRoot = resolve(coreDir, '../..');
 /** Node 22 from the `node` devDependency; the test runner's own Node otherwise. */
 const node = existsSync(join(repoRoot, 'node_modules/.bin/node')) ? join(repoRoot, 'node_modules/.bin/node') : process.execPath;
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 // Inside the repository, so `require('@obs/core')` resolves through node_modules to packages/core.
 const script = join(here, `.cjs-consumer-${process.pid}.cjs`);
 
@@ -65,15 +63,11 @@ const forgetful = join(here, `.cjs-forgetful-${process.pid}.cjs`);
 
 const local = setupObsServer({ ...TRACING_KEYS, reset: false });
 
-beforeAll(async () => {
-  // Build @obs/core with Node 22's tsc so dist/ is what a consumer would install.
-  await run(node, [tsc, '-p', join(coreDir, 'tsconfig.json')], { cwd: repoRoot }).catch((err: { stdout?: string; message: string }) => {
-    // Type errors elsewhere still emit JS; the consumer run below is what this test checks.
-    console.warn(`tsc reported problems building @obs/core:\n${err.stdout ?? err.message}`);
-  });
+// dist/ is built once for every test by test/support/build-dist.ts (vitest's global set-up).
+beforeAll(() => {
   writeFileSync(script, CONSUMER);
   writeFileSync(forgetful, FORGETFUL);
-}, 120_000);
+});
 
 afterAll(async () => {
   rmSync(script, { force: true });
