@@ -20,9 +20,11 @@ const node = existsSync(join(repoRoot, 'node_modules/.bin/node')) ? join(repoRoo
 
 const obs = setupObsServer();
 beforeAll(async () => {
-  // The child processes load the built package, as a user's app would: build it from src first.
+  // The child processes load the built package, as a user's app would: build it from src first,
+  // as `npm run build` does (tsc, then the one-file bundle).
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(node, [tsc, '-p', join(here, '../tsconfig.json')], { cwd: join(here, '..'), stdio: 'pipe' });
+  execFileSync(node, [join(repoRoot, 'scripts/bundle-entry.mjs')], { cwd: join(here, '..'), stdio: 'pipe' });
 });
 
 interface Run {
