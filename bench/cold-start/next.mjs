@@ -1,15 +1,12 @@
 // A Next.js route handler's first request after `next start`, cold: the app in ./next-app/plain
 // (no tracing) against the same app with obs (./next-app/obs: registerObs() in
 // instrumentation.js, the handler in withObs with one observation inside: two spans a request),
-// with the default export mode and with `exportMode: 'immediate'`; `obs-external` is the obs app
-// with obs's packages in `serverExternalPackages` (Node.js loads one copy from node_modules; by
-// default Next.js bundles one into the instrumentation's chunk and one into the route's). Rounds
-// rotate the variants; per run: spawn to port open ("ready"), the request's time to first byte
-// and to its last byte, the server's CPU (user + system from /proc, 10 ms ticks) and RSS once
-// answered, the spans' arrival at the local obs server, and SIGTERM to exit. Every span is
-// counted (0 lost is the goal).
+// with the default export mode and with `exportMode: 'immediate'`. Rounds rotate the variants;
+// per run: spawn to port open ("ready"), the request's time to first byte and to its last byte,
+// the server's CPU (user + system from /proc, 10 ms ticks) and RSS once answered, the spans'
+// arrival at the local obs server, and SIGTERM to exit. Every span is counted (0 lost is the goal).
 //
-//   node bench/cold-start/next.mjs [--runs 15] [--variants plain,obs,obs+immediate,obs-external] [--build]
+//   node bench/cold-start/next.mjs [--runs 15] [--variants plain,obs,obs+immediate] [--build]
 //   (builds each app with `next build` the first time, or with --build)
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -125,7 +122,7 @@ async function runOnce(variant) {
   const t0 = performance.now();
   const child = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: appDir(app),
-    env: { ...baseEnv, ...(app.startsWith('obs') ? obsEnv : {}), ...(mode ? { COLD_EXPORT_MODE: mode } : {}) },
+    env: { ...baseEnv, ...(app === 'obs' ? obsEnv : {}), ...(mode ? { COLD_EXPORT_MODE: mode } : {}) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -136,7 +133,7 @@ async function runOnce(variant) {
   const res = await post(port);
   const firstByteMs = performance.now() - t0 - (res.total - res.ttfb);
   const { cpuMs, rssMb } = usage(child.pid);
-  const expected = app.startsWith('obs') ? SPANS_PER_REQUEST : 0;
+  const expected = app === 'obs' ? SPANS_PER_REQUEST : 0;
   let spansMs = Number.NaN;
   for (const until = performance.now() + 10_000; expected > 0 && performance.now() < until; ) {
     if ((await spansNow()) - before >= expected) {
