@@ -4,30 +4,18 @@
 // re-export their own names from it, so every door sees the same module state. What only some
 // calls need and reach through import() (the doctor) stays in that file, as a module evaluated on
 // first use: a chunk of its own would cost a shared chunk more at start (esbuild puts the code
-// both reach in a third file).
-// `/browser` is bundled on its own (it must never reach a Node.js built-in); the CLI imports the
+// both reach in a third file). `/browser` is bundled on its own (it must never reach a Node.js built-in); the CLI imports the
 // root door. The .d.ts files stay as tsc wrote them: types and their paths do not change.
 // @opentelemetry/api (the peer), other packages and Node.js built-ins stay imports.
-import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUNDLE_OPTIONS as COMMON, removeModuleFiles } from '../../../scripts/bundle-common.mjs';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 /** The Node.js doors (package.json `exports`) as tsc wrote them. */
 const DOORS = ['index.js', 'http/index.js', 'kit.js'];
-const COMMON = {
-  bundle: true,
-  format: 'esm',
-  platform: 'neutral',
-  target: 'es2022',
-  packages: 'external',
-  external: ['node:*'],
-  // Names stay readable in stack traces; whitespace and comments go.
-  minifyWhitespace: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-};
 
 /** The names a door exports (export * resolved). */
 async function exportsOf(door) {
@@ -63,12 +51,5 @@ const browser = await build({
 // Every other .js file tsc wrote is now inside a bundle; the CLI stays as it is (it imports ./index.js).
 const keep = new Set([...Object.keys(node.metafile.outputs), ...Object.keys(browser.metafile.outputs)].map((p) => join(process.cwd(), p)));
 for (const f of [...DOORS, 'cli.js']) keep.add(join(dist, f));
-const walk = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : [join(dir, n)]));
-let folded = 0;
-for (const file of walk(dist)) {
-  if (file.endsWith('.js') && !keep.has(file)) {
-    rmSync(file);
-    folded++;
-  }
-}
+const folded = removeModuleFiles(dist, keep);
 console.log(`@obs/core: chunks/obs.js and browser/index.js hold ${folded} module files`);
