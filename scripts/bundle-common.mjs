@@ -11,7 +11,10 @@ export const BUNDLE_OPTIONS = {
   target: 'es2022',
   packages: 'external',
   external: ['node:*'],
-  // Names stay readable in stack traces; whitespace and comments go.
+  // Functions and classes keep their own names where esbuild renames a binding to avoid a clash
+  // (an instrumentation names a span after `obsMiddleware`, stack traces show them); whitespace
+  // and comments go.
+  keepNames: true,
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',

@@ -6,11 +6,12 @@
  * loads at the AI SDK's first read of obs's stand-in, and the Node.js built-ins at the first export,
  * whose span then arrives. Counted in a child process through a module load hook, with the real
  * `ai` 7 and `@ai-sdk/otel` of the repository resolvable from the script, as in an AI SDK app.
+ * And the bundle keeps the name of every function and class it exports.
  */
 import { execFile } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,5 +124,16 @@ describe('what waits for its first use', () => {
     expect(result.afterExport.builtins).toEqual(expect.arrayContaining(['http', 'zlib']));
     const spans = local.server.spansByTrace(result.traceId);
     expect(spans.map((s) => s.name)).toEqual(['cold']);
+  });
+});
+
+describe('the bundle', () => {
+  it.each(['index.js', 'http/index.js', 'kit.js'])('dist/%s: every function and class it exports keeps its own name', async (door) => {
+    // esbuild renames a binding that clashes with another module's; names are seen (stack traces,
+    // an instrumentation naming a span after a middleware), so the bundle keeps them.
+    const exports = (await import(pathToFileURL(join(coreDir, 'dist', door)).href)) as Record<string, unknown>;
+    const functions = Object.entries(exports).filter((e): e is [string, () => unknown] => typeof e[1] === 'function');
+    expect(functions.length).toBeGreaterThan(5);
+    expect(functions.filter(([name, fn]) => fn.name !== name).map(([name, fn]) => `${name} is named ${fn.name}`)).toEqual([]);
   });
 });
