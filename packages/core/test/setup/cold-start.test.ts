@@ -27,14 +27,14 @@ const hooks = join(here, `.cold-start-hooks-${process.pid}.mjs`);
 const script = join(here, `.cold-start-${process.pid}.mjs`);
 
 /** Records every module file Node.js loads (ES modules, CommonJS, JSON) in `globalThis.__loaded`. */
-const HOOKS = String.raw`
+const HOOKS = `
 import { registerHooks } from 'node:module';
 const loaded = new Set();
 registerHooks({ load(url, context, nextLoad) { loaded.add(url); return nextLoad(url, context); } });
 globalThis.__loaded = loaded;
 `;
 
-const SCRIPT = String.raw`
+const SCRIPT = `
 import { fileURLToPath } from 'node:url';
 import { initObs, startActiveObservation } from '@obs/core';
 
