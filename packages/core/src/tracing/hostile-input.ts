@@ -7,7 +7,7 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from './attributes.js';
 import { logger } from '../util/logger.js';
 import { truncateText } from '../util/capture.js';
-import { describeBinary, reasonOf, safeStringify, UNREADABLE_WARNING, unserialisable } from '../util/serialize.js';
+import { describeBinaryObject, reasonOf, safeStringify, UNREADABLE_WARNING, unserialisable } from '../util/serialize.js';
 import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
 
 export { reasonOf, unserialisable };
@@ -41,7 +41,7 @@ export function safeName(name: unknown): string {
         if (name === null) return 'null';
         // Binary data by its size, never decoded (a Buffer's toString reads every byte).
         return (
-          describeBinary(name) ??
+          describeBinaryObject(name) ??
           truncateText(hasOwnToString(name) ? String(name) : safeStringify(name, 2 * NAME_FALLBACK_MAX), NAME_FALLBACK_MAX)
         );
       default:
@@ -66,7 +66,7 @@ export function safeOptions<T extends object>(options: T | null | undefined, wha
     if (typeof options !== 'object') throw new TypeError(`expected an object, got ${typeof options}`);
     // Options are a few named fields: an array or binary data holds none (and spreading a 20 MB
     // Buffer copies twenty million properties).
-    if (Array.isArray(options) || describeBinary(options) !== undefined) return undefined;
+    if (Array.isArray(options) || describeBinaryObject(options) !== undefined) return undefined;
     return { ...options };
   } catch (err) {
     warnUnreadable(what, err);

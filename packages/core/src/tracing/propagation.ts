@@ -2,7 +2,7 @@ import { context, trace, type Attributes, type Context } from '@opentelemetry/ap
 import { ObsAttributes } from './attributes.js';
 import { flattenAttributes } from '../util/flatten.js';
 import { logger } from '../util/logger.js';
-import { describeBinary, jsonProblem, safeStringify } from '../util/serialize.js';
+import { describeBinaryObject, jsonProblem, safeStringify } from '../util/serialize.js';
 import { IN_OBS_TRACE_KEY, PROPAGATED_ATTRIBUTES_KEY } from './context-keys.js';
 import { layer } from './layered-context.js';
 
@@ -158,5 +158,5 @@ function mergeMetadata(outer: unknown, inner: unknown): unknown {
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && describeBinary(v) === undefined;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && describeBinaryObject(v) === undefined;
 }

@@ -99,7 +99,7 @@ export function toAttributeString(value: unknown, hooks?: SerializeHooks): strin
   if (typeof value === 'string') return value;
   if (typeof value === 'object') {
     try {
-      const binary = describeBinary(value);
+      const binary = describeBinaryObject(value);
       if (binary !== undefined) return hooks?.binary?.(value, binary) ?? binary;
     } catch {
       // unreadable: safeStringify says so
@@ -109,7 +109,7 @@ export function toAttributeString(value: unknown, hooks?: SerializeHooks): strin
 }
 
 /** `[binary N bytes, type]` for binary data, undefined for anything else. O(1): the bytes are never read. */
-export function describeBinary(value: object): string | undefined {
+export function describeBinaryObject(value: object): string | undefined {
   if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes, ${typeName(value, 'TypedArray')}]`;
   const tag = Object.prototype.toString.call(value);
   if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
@@ -127,7 +127,7 @@ export function containsBinary(value: unknown): boolean {
   let visits = CHECK_BUDGET;
   const visit = (v: unknown, depth: number): boolean => {
     if (typeof v !== 'object' || v === null || --visits < 0 || depth > MAX_SERIALISED_DEPTH) return false;
-    if (describeBinary(v) !== undefined) return true;
+    if (describeBinaryObject(v) !== undefined) return true;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length && visits > 0; i++) if (visit(v[i], depth + 1)) return true;
       return false;
@@ -154,7 +154,7 @@ export function jsonProblem(value: unknown): string | undefined {
     if (typeof v === 'bigint') return 'a BigInt';
     if (typeof v !== 'object' || v === null || --visits < 0 || depth > MAX_SERIALISED_DEPTH) return undefined;
     if (path.includes(v)) return 'a circular reference';
-    if (describeBinary(v) !== undefined || typeof (v as { toJSON?: unknown }).toJSON === 'function') return undefined;
+    if (describeBinaryObject(v) !== undefined || typeof (v as { toJSON?: unknown }).toJSON === 'function') return undefined;
     path.push(v);
     try {
       if (Array.isArray(v)) {
@@ -233,7 +233,7 @@ function isNativeSafe(value: unknown, maxChars: number): boolean {
   const visit = (v: object, depth: number): boolean | 'enough' => {
     if (depth >= MAX_SERIALISED_DEPTH) return false;
     if (v instanceof Date) return true;
-    if (ArrayBuffer.isView(v) || v instanceof Error || v instanceof Map || v instanceof Set || describeBinary(v) !== undefined) {
+    if (ArrayBuffer.isView(v) || v instanceof Error || v instanceof Map || v instanceof Set || describeBinaryObject(v) !== undefined) {
       return false;
     }
     if (Array.isArray(v)) {
@@ -325,7 +325,7 @@ class CarefulWriter {
   private resolve(value: unknown, key: string): unknown {
     if (value === undefined) return SKIP;
     if (value === null || typeof value !== 'object') return value;
-    const binary = describeBinary(value);
+    const binary = describeBinaryObject(value);
     if (binary !== undefined) return this.hooks?.binary?.(value, binary) ?? binary;
     if (value instanceof Error) return { name: readOr(() => value.name, 'Error'), message: readOr(() => value.message, '') };
     const toJSON = (value as { toJSON?: unknown }).toJSON;
