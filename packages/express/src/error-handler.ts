@@ -9,9 +9,14 @@ import type { ErrorRequestHandler, NextFunction, Request, Response } from 'expre
  * message; an error the app answers with a 4xx is a client error and keeps the level.
  */
 export function obsErrorHandler(): ErrorRequestHandler {
-  // Four parameters: that is how Express recognises an error handler.
-  return function obsErrorHandler(err: unknown, req: Request, _res: Response, next: NextFunction): void {
-    observedRequestOf(req)?.noteError(err);
-    next(err);
-  };
+  // Four parameters: that is how Express recognises an error handler. Named explicitly: a bundler
+  // renames a function expression that shadows the factory's name (esbuild: obsErrorHandler2).
+  return Object.defineProperty(
+    (err: unknown, req: Request, _res: Response, next: NextFunction): void => {
+      observedRequestOf(req)?.noteError(err);
+      next(err);
+    },
+    'name',
+    { value: 'obsErrorHandler' },
+  );
 }

@@ -17,11 +17,18 @@ import { flushOnServerClose } from './server-close.js';
 export function obsMiddleware(options: ObsExpressOptions = {}): RequestHandler {
   warnMisplacedOptions('obsMiddleware', options);
   const adapter = new ExpressObserver(options);
-  return function obsMiddleware(req: Request, res: Response, next: NextFunction): void {
-    const request = adapter.observe(req, res);
-    if (request) context.with(request.ro.context, next);
-    else next();
-  };
+  // Named explicitly: OpenTelemetry's Express instrumentation names its span after the middleware,
+  // and a bundler renames a function expression that shadows the factory's name (esbuild:
+  // obsMiddleware2).
+  return Object.defineProperty(
+    (req: Request, res: Response, next: NextFunction): void => {
+      const request = adapter.observe(req, res);
+      if (request) context.with(request.ro.context, next);
+      else next();
+    },
+    'name',
+    { value: 'obsMiddleware' },
+  );
 }
 
 /** One `obsMiddleware(options)`: core's Node.js layer, plus the Express set-up it needs once per app. */
