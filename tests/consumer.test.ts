@@ -87,7 +87,7 @@ let snippets: Snippet[];
  * not fetch shows up as an ERESOLVE about a version it never got (`Found: express@undefined`).
  */
 const REGISTRY_ERROR =
-  /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|E5\d\d|E429|FETCH_ERROR|network request to)\b|Found: \S+@undefined/;
+  /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|E5\d\d|E429|FETCH_ERROR|network request to|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\b|Found: \S+@undefined/;
 
 class RegistryUnreachable extends Error {}
 
@@ -101,7 +101,14 @@ async function npmInstall(cwd: string): Promise<string> {
     } catch (e) {
       const out = `${(e as { stdout?: string }).stdout ?? ''}${(e as { stderr?: string }).stderr ?? ''}`;
       if (!REGISTRY_ERROR.test(out)) throw new Error(`npm install failed in ${cwd}:\n${out}`);
-      if (attempt >= 2) throw new RegistryUnreachable(out.split('\n').find((l) => REGISTRY_ERROR.test(l)) ?? out);
+      if (attempt >= 2) {
+        const line = out.split('\n').find((l) => REGISTRY_ERROR.test(l)) ?? out;
+        // npm names the package it could not fetch, not why: say where to look.
+        const hint = /@undefined/.test(line)
+          ? '; npm could not fetch its manifest: check the registry, proxy and CA settings npm sees'
+          : '';
+        throw new RegistryUnreachable(`${line.trim()}${hint}`);
+      }
       await new Promise((r) => setTimeout(r, 3000));
     }
   }
