@@ -11,26 +11,24 @@ export class Slots {
     return this.waiting.length;
   }
 
-  /** Work running. */
-  get busy(): number {
-    return this.active;
-  }
-
   /** Runs `work` once a slot is free. */
   async run<T>(work: () => Promise<T>): Promise<T> {
+    // A freed slot passes straight to the next in line, so no newcomer slips in between.
     if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
+    else this.active++;
     try {
       return await work();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 
   /** Lets every waiting piece of work go on at once (a drain past its deadline: they fail fast); returns how many. */
   release(): number {
     const n = this.waiting.length;
+    this.active += n;
     for (const go of this.waiting.splice(0)) go();
     return n;
   }

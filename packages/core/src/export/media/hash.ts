@@ -80,7 +80,9 @@ export async function hashMedia(bytes: Uint8Array, owned: boolean): Promise<Hash
       }
     }
   }
-  return { sha256Hash: await hashInPlace(bytes), bytes };
+  // The app's bytes are uploaded after the ask is answered: a copy, so a buffer it reuses meanwhile
+  // cannot change what was hashed.
+  return { sha256Hash: await hashInPlace(bytes), bytes: owned ? bytes : bytes.slice() };
 }
 
 async function hashInPlace(bytes: Uint8Array): Promise<string> {
