@@ -7,7 +7,7 @@
  * requests of any method to any URL the same way (the media upload's).
  */
 import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
-import { isNodeRuntime } from '../util/runtime.js';
+import { isNodeRuntime, nodeBuiltin } from '../util/runtime.js';
 import { ANSWER_TEXT_MAX, fetchPost, fetchSend, keepsText, type Post, type PostResult } from './post.js';
 
 /** `node:http` on Node.js unless `doFetch` is given; `fetch` elsewhere. */
@@ -25,18 +25,14 @@ const MAX_REDIRECTS = 5;
 
 /** `node:http` or `node:https` for `url`'s scheme when this is Node.js, else undefined (another runtime or scheme). */
 function nodeModuleId(url: URL): 'node:http' | 'node:https' | undefined {
-  if (!isNodeRuntime() || typeof builtins()?.getBuiltinModule !== 'function') return undefined;
+  if (!isNodeRuntime()) return undefined;
   return url.protocol === 'https:' ? 'node:https' : url.protocol === 'http:' ? 'node:http' : undefined;
 }
 
-function builtins(): { getBuiltinModule?: (id: string) => unknown } | undefined {
-  return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-}
-
-/** The `node:http` or `node:https` module for `url`'s scheme, or undefined (not Node.js, another scheme). */
+/** The `node:http` or `node:https` module for `url`'s scheme, or undefined (not Node.js, another scheme, refused). */
 function httpModuleFor(url: URL): HttpModule | undefined {
   const id = nodeModuleId(url);
-  return id ? (builtins()!.getBuiltinModule!(id) as HttpModule | undefined) : undefined;
+  return id ? nodeBuiltin<HttpModule>(id) : undefined;
 }
 
 /**
@@ -47,20 +43,19 @@ function httpModuleFor(url: URL): HttpModule | undefined {
  */
 function nodePost(url: string, headers: Record<string, string>): Post | undefined {
   let target: URL;
-  let id: 'node:http' | 'node:https' | undefined;
   try {
     target = new URL(url);
-    id = nodeModuleId(target);
+    if (!nodeModuleId(target)) return undefined;
   } catch {
     return undefined;
   }
-  if (!id) return undefined;
-  const moduleId = id;
-  let mod: HttpModule | undefined;
   let agent: Agent | undefined;
+  let viaFetch: Post | undefined;
   const base = withoutLength(headers);
   return async (body, timeoutMs, signal) => {
-    mod ??= builtins()!.getBuiltinModule!(moduleId) as HttpModule;
+    // Looked up at the first POST; a runtime that refuses it sends through fetch instead.
+    const mod = httpModuleFor(target);
+    if (!mod) return (viaFetch ??= fetchPost(url, headers))(body, timeoutMs, signal);
     agent ??= new mod.Agent({ keepAlive: true });
     let to = target;
     for (let hop = 0; ; hop++) {

@@ -9,7 +9,7 @@
  * only when the AI SDK first reads the stand-in, that is at the app's first AI SDK call.
  */
 import { logger } from '../util/logger.js';
-import { isNodeRuntime } from '../util/runtime.js';
+import { isNodeRuntime, nodeBuiltin } from '../util/runtime.js';
 
 type Integration = Record<string | symbol, unknown>;
 type Registry = { AI_SDK_TELEMETRY_INTEGRATIONS?: Integration[] };
@@ -99,10 +99,7 @@ function standInFor(load: () => Integration | undefined, registry: Registry): In
 }
 
 function createRequireFn(): CreateRequire | undefined {
-  const mod = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:module') as
-    | { createRequire: CreateRequire }
-    | undefined;
-  return mod?.createRequire;
+  return nodeBuiltin<{ createRequire: CreateRequire }>('node:module')?.createRequire;
 }
 
 /** Resolvers from the app's entry script and its working directory. */

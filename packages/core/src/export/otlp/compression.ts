@@ -1,6 +1,6 @@
 import { readEnv } from '../../config/env.js';
 import { logger } from '../../util/logger.js';
-import { isNodeRuntime } from '../../util/runtime.js';
+import { isNodeRuntime, nodeBuiltin } from '../../util/runtime.js';
 
 /** How span exports are compressed. */
 export type Compression = 'gzip' | 'none';
@@ -41,7 +41,6 @@ const MIN_CHUNK = 64 * 1024;
 const MAX_CHUNK = 4 * 1024 * 1024;
 
 /** Node's zlib once read: the module, or null where there is none. */
-let zlibModule: Zlib | null | undefined;
 
 /**
  * Node's zlib when there is one, fetched with `process.getBuiltinModule` on the first (de)compression
@@ -49,15 +48,7 @@ let zlibModule: Zlib | null | undefined;
  * it compresses on the thread pool, off the event loop.
  */
 function nodeZlib(): Zlib | undefined {
-  if (zlibModule === undefined) {
-    try {
-      const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-      zlibModule = (p?.getBuiltinModule?.('node:zlib') as Zlib | undefined) ?? null;
-    } catch {
-      zlibModule = null;
-    }
-  }
-  return zlibModule ?? undefined;
+  return nodeBuiltin<Zlib>('node:zlib');
 }
 
 /**

@@ -3,7 +3,7 @@
  * on Node.js, Web Crypto elsewhere) and a byte-to-hex table: no `Math.random()` per byte as the
  * SDK's generator does.
  */
-import { isNodeRuntime } from '../../util/runtime.js';
+import { nodeBuiltin } from '../../util/runtime.js';
 
 const POOL_SIZE = 4096;
 const pool = new Uint8Array(POOL_SIZE);
@@ -25,16 +25,8 @@ let fill: ((bytes: Uint8Array) => void) | undefined;
  * Web Crypto's modules (~1 ms of a cold start). Web Crypto elsewhere, or if that is refused.
  */
 function randomFill(): (bytes: Uint8Array) => void {
-  try {
-    const p = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const nodeCrypto = isNodeRuntime()
-      ? (p?.getBuiltinModule?.('node:crypto') as { randomFillSync?: (b: Uint8Array) => void } | undefined)
-      : undefined;
-    const randomFillSync = nodeCrypto?.randomFillSync;
-    if (typeof randomFillSync === 'function') return (bytes) => randomFillSync(bytes);
-  } catch {
-    // e.g. a sandbox that refuses built-ins: Web Crypto below
-  }
+  const randomFillSync = nodeBuiltin<{ randomFillSync?: (b: Uint8Array) => void }>('node:crypto')?.randomFillSync;
+  if (typeof randomFillSync === 'function') return (bytes) => randomFillSync(bytes);
   return (bytes) => globalThis.crypto.getRandomValues(bytes);
 }
 
