@@ -8,6 +8,7 @@
  */
 import * as otel from '@opentelemetry/api';
 import type { ContextManager, TextMapPropagator, TracerProvider } from '@opentelemetry/api';
+import { nodeBuiltin } from '../util/runtime.js';
 
 type Api = Pick<typeof otel, 'trace' | 'context' | 'propagation'>;
 type Setter = (this: unknown, value: never) => boolean;
@@ -76,9 +77,16 @@ export function registerYielding(
   for (const kind of KINDS) {
     const value = entries[kind];
     if (!value) continue;
+    const previous = s[kind];
+    // Still holding the slot from an earlier initObs (the context manager and propagator outlive
+    // shutdown): it stays obs's and keeps giving way, rather than being forgotten.
+    if (previous && SLOTS[kind].held() === previous) {
+      result[kind] = true;
+      continue;
+    }
     Object.assign(s, { [kind]: value }, kind === 'provider' ? { onProvider } : {});
     result[kind] = registerOwn(kind, value);
-    if (!result[kind]) Object.assign(s, { [kind]: undefined }, kind === 'provider' ? { onProvider: undefined } : {});
+    if (!result[kind]) Object.assign(s, { [kind]: previous }, kind === 'provider' ? { onProvider: undefined } : {});
   }
   return result;
 }
@@ -151,9 +159,7 @@ function original(target: object, name: string): Setter {
 function reachableApis(): Api[] {
   const apis: Api[] = [otel];
   try {
-    const nodeModule = (
-      globalThis as { process?: { getBuiltinModule?: (id: string) => typeof import('node:module') | undefined } }
-    ).process?.getBuiltinModule?.('node:module');
+    const nodeModule = nodeBuiltin<typeof import('node:module')>('node:module');
     const cjs = nodeModule?.createRequire(import.meta.url)('@opentelemetry/api') as Api | undefined;
     if (cjs?.trace && cjs.trace !== otel.trace) apis.push(cjs);
   } catch {

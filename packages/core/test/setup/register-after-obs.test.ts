@@ -14,6 +14,7 @@ import { setupObsServer } from '@obs/local-server/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { initObs, startActiveObservation, type ObsHandle } from '../../src/index.js';
 import { ObsContextManager } from '../../src/tracing/provider/context-manager.js';
+import { CompositePropagator as ObsCompositePropagator } from '../../src/tracing/provider/propagators.js';
 import { captureLogs, restoreLogger, TRACING_KEYS, type LogLine } from '../tracing/harness.js';
 
 const local = setupObsServer({ ...TRACING_KEYS, reset: false });
@@ -175,6 +176,21 @@ describe('a tracer initialised after obs', () => {
     expect(globalSlots().trace?.getDelegate()).toBe(app);
     // Nothing of obs left in the tracer provider slot: a second initObs attaches to the app's.
     handle = startObs();
+    expect(handle.mode).toBe('attached');
+  });
+
+  it("initObs, shutdown, initObs again, then the app's tracer: its context manager and propagator still take the slots", async () => {
+    handle = startObs();
+    await handle.shutdown();
+    handle = startObs();
+    expect(logs.filter((l) => l.level === 'error')).toEqual([]);
+    app = new NodeTracerProvider();
+    app.register();
+    expect(globalSlots().trace?.getDelegate()).toBe(app);
+    expect(globalSlots().context).toBeInstanceOf(AsyncLocalStorageContextManager);
+    // The SDK's composite (a copy of @opentelemetry/core of its own), not obs's.
+    expect(globalSlots().propagation).not.toBeInstanceOf(ObsCompositePropagator);
+    expect((globalSlots().propagation as { fields(): string[] }).fields()).toEqual(['traceparent', 'tracestate', 'baggage']);
     expect(handle.mode).toBe('attached');
   });
 
