@@ -13,13 +13,22 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLE_OPTIONS as COMMON, removeModuleFiles } from '../../../scripts/bundle-common.mjs';
 
-const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+/** The package's folder: esbuild's paths are read from it, wherever the script is run from. */
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
 /** The Node.js doors (package.json `exports`) as tsc wrote them. */
 const DOORS = ['index.js', 'http/index.js', 'kit.js'];
 
 /** The names a door exports (export * resolved). */
 async function exportsOf(door) {
-  const r = await build({ ...COMMON, entryPoints: [join(dist, door)], write: false, metafile: true, outdir: '/tmp/obs-bundle-probe' });
+  const r = await build({
+    ...COMMON,
+    absWorkingDir: root,
+    entryPoints: [join(dist, door)],
+    write: false,
+    metafile: true,
+    outdir: '/tmp/obs-bundle-probe',
+  });
   return Object.values(r.metafile.outputs)[0].exports;
 }
 
@@ -29,6 +38,7 @@ const lines = DOORS.map((d) => `export * from './${d}';`);
 writeFileSync(join(dist, 'obs.js'), `${lines.join('\n')}\n`);
 const node = await build({
   ...COMMON,
+  absWorkingDir: root,
   entryPoints: [join(dist, 'obs.js')],
   outfile: join(dist, 'chunks', 'obs.js'),
   metafile: true,
@@ -42,6 +52,7 @@ for (const door of DOORS) {
 }
 const browser = await build({
   ...COMMON,
+  absWorkingDir: root,
   entryPoints: [join(dist, 'browser/index.js')],
   outfile: join(dist, 'browser/index.js'),
   allowOverwrite: true,
@@ -49,7 +60,7 @@ const browser = await build({
 });
 
 // Every other .js file tsc wrote is now inside a bundle; the CLI stays as it is (it imports ./index.js).
-const keep = new Set([...Object.keys(node.metafile.outputs), ...Object.keys(browser.metafile.outputs)].map((p) => join(process.cwd(), p)));
+const keep = new Set([...Object.keys(node.metafile.outputs), ...Object.keys(browser.metafile.outputs)].map((p) => join(root, p)));
 for (const f of [...DOORS, 'cli.js']) keep.add(join(dist, f));
 const folded = removeModuleFiles(dist, keep);
 console.log(`@obs/core: chunks/obs.js and browser/index.js hold ${folded} module files`);

@@ -24,7 +24,7 @@ export type SendOutcome =
   | { kind: 'refused'; reason: string; holdMs?: number };
 
 /** What a 404 says: the one setting to check. */
-export const NOT_FOUND_REASON =
+const NOT_FOUND_REASON =
   "the server answers HTTP 404 (no obs server there): check OBS_BASE_URL, the obs server's root address without /api/public";
 
 /** How long a certificate error or a name that does not resolve refuses later batches without a request. */

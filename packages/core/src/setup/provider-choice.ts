@@ -13,7 +13,7 @@ import { ObsContextManager } from '../tracing/provider/context-manager.js';
 import { LightTracerProvider } from '../tracing/provider/light-provider.js';
 import { w3cPropagator } from '../tracing/provider/propagators.js';
 import { resourceFromAttributes } from '../tracing/provider/resource.js';
-import { samplerFromEnv } from '../tracing/provider/sampler.js';
+import { type LightSampler, samplerFromEnv } from '../tracing/provider/sampler.js';
 import { YieldingTracerProvider } from '../tracing/provider/yielding-provider.js';
 import type { SpanProcessor, SpanResource } from '../tracing/sdk-types.js';
 import { setObsTracerProvider } from '../tracing/tracer.js';
@@ -130,6 +130,8 @@ class Wiring implements TracingWiring {
     unregisterYielding();
   }
 
+  private lightSampler?: LightSampler;
+
   private ownProvider(): OwnProvider {
     return (this.own ??= this.newProvider(this.options.spanProcessors ?? []));
   }
@@ -138,12 +140,13 @@ class Wiring implements TracingWiring {
     const settings = { resource: newResource(this.options), spanProcessors: [...spanProcessors, this.processor] };
     // The tests' seam: their SDK project builds obs's own provider as OpenTelemetry's NodeTracerProvider.
     const factory = (globalThis as { [OWN_PROVIDER_FACTORY]?: (s: typeof settings) => OwnProvider })[OWN_PROVIDER_FACTORY];
-    // The sampler from initObs({ env }) bindings too (Workers), as every OBS_*/OTEL_* setting.
-    const lightSampler = samplerFromEnv({
+    // One sampler for every provider obs builds (a bad setting warns once), from initObs({ env })
+    // bindings too (Workers), as every OBS_*/OTEL_* setting.
+    this.lightSampler ??= samplerFromEnv({
       OTEL_TRACES_SAMPLER: readEnv('OTEL_TRACES_SAMPLER'),
       OTEL_TRACES_SAMPLER_ARG: readEnv('OTEL_TRACES_SAMPLER_ARG'),
     });
-    const provider = factory ? factory(settings) : new LightTracerProvider({ ...settings, lightSampler });
+    const provider = factory ? factory(settings) : new LightTracerProvider({ ...settings, lightSampler: this.lightSampler });
     this.providers.push(provider);
     return provider;
   }

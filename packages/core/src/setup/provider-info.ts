@@ -10,9 +10,9 @@ export function describeProvider(provider: TracerProvider | undefined): string {
   if (!provider) return 'none';
   const p = provider as { constructor?: { name?: string }; _activeSpanProcessor?: { _spanProcessors?: unknown[] } };
   const processors = (p._activeSpanProcessor?._spanProcessors ?? []).map(
-    (sp) => (sp as { constructor?: { name?: string } })?.constructor?.name ?? '?',
+    (sp) => (sp as { constructor?: { name?: string } })?.constructor?.name || '?',
   );
-  const names = [p.constructor?.name ?? 'TracerProvider', ...processors].join(' ');
+  const names = [p.constructor?.name || 'TracerProvider', ...processors].join(' ');
   const g = globalThis as { __SENTRY__?: unknown };
   // Bundlers that minify (Next.js) leave class names empty.
   const kind = p.constructor?.name || 'its tracer provider';
@@ -20,7 +20,7 @@ export function describeProvider(provider: TracerProvider | undefined): string {
   if (/vercel/i.test(names) || (globalThis as Record<symbol, unknown>)[Symbol.for('@vercel/otel')] !== undefined)
     return `@vercel/otel (${kind})`;
   const list = processors.length ? ` with ${processors.join(', ')}` : '';
-  return `${p.constructor?.name ?? 'a tracer provider'}${list}`;
+  return `${p.constructor?.name || 'a tracer provider'}${list}`;
 }
 
 /** The globally registered provider behind the API's proxy, if any (the no-op one counts as none). */
@@ -37,7 +37,7 @@ export function contextManagerActive(): boolean {
 }
 
 /** The major version of the Sentry SDK loaded in the process, if any (from Sentry's global carrier). */
-export function sentryMajor(): number | undefined {
+function sentryMajor(): number | undefined {
   const version = (globalThis as { __SENTRY__?: { version?: unknown } }).__SENTRY__?.version;
   const major = typeof version === 'string' ? Number.parseInt(version, 10) : Number.NaN;
   return Number.isFinite(major) ? major : undefined;

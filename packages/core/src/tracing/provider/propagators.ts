@@ -26,7 +26,7 @@ function header(getter: TextMapGetter, carrier: unknown, name: string): string |
 }
 
 /** `traceparent` / `tracestate` (W3C Trace Context, version 00). */
-export class TraceContextPropagator implements TextMapPropagator {
+class TraceContextPropagator implements TextMapPropagator {
   inject(context: Context, carrier: unknown, setter: TextMapSetter): void {
     const sc = trace.getSpanContext(context);
     if (!sc || isTracingSuppressed(context) || !isSpanContextValid(sc)) return;
@@ -64,7 +64,7 @@ const MAX_PAIR_LENGTH = 4096;
 const MAX_TOTAL_LENGTH = 8192;
 
 /** `baggage` (W3C Baggage). */
-export class BaggagePropagator implements TextMapPropagator {
+class BaggagePropagator implements TextMapPropagator {
   inject(context: Context, carrier: unknown, setter: TextMapSetter): void {
     const baggage = propagation.getBaggage(context);
     if (!baggage || isTracingSuppressed(context)) return;
@@ -108,7 +108,12 @@ export class BaggagePropagator implements TextMapPropagator {
 
 /** Runs several propagators: each injects; each extracts over the previous one's result. */
 export class CompositePropagator implements TextMapPropagator {
-  constructor(private readonly propagators: TextMapPropagator[]) {}
+  /** Asked for on every request by instrumentations that set CORS headers: computed once. */
+  private readonly fieldNames: string[];
+
+  constructor(private readonly propagators: TextMapPropagator[]) {
+    this.fieldNames = [...new Set(propagators.flatMap((p) => p.fields()))];
+  }
 
   inject(context: Context, carrier: unknown, setter: TextMapSetter): void {
     for (const p of this.propagators) p.inject(context, carrier, setter);
@@ -119,7 +124,7 @@ export class CompositePropagator implements TextMapPropagator {
   }
 
   fields(): string[] {
-    return [...new Set(this.propagators.flatMap((p) => p.fields()))];
+    return this.fieldNames.slice();
   }
 }
 

@@ -16,7 +16,7 @@ export interface LightSampler {
 const ON = () => true;
 const OFF = () => false;
 
-export const DEFAULT_SAMPLER: LightSampler = { parentBased: true, root: ON };
+const DEFAULT_SAMPLER: LightSampler = { parentBased: true, root: ON };
 
 /** The sampler of the environment; an unknown name or ratio logs one line and falls back as the SDK does. */
 export function samplerFromEnv(env: Record<string, string | undefined> | undefined = globalThis.process?.env): LightSampler {
