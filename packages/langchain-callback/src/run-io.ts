@@ -42,7 +42,8 @@ export class RunIO {
 
   /** A value as written: masked, then serialised now. */
   value(data: unknown): string | undefined {
-    return toAttributeString(this.mask(data));
+    // Media whole, for the export to upload (a cut data URI could not be).
+    return toAttributeString(this.mask(data), { wholeMedia: true });
   }
 
   /**

@@ -21,7 +21,7 @@ let counter = 0;
 
 /** Serializer hooks that keep binary data on `holder` (a span, or an object moved onto one later). */
 export function captureBinaries(holder: object): SerializeHooks {
-  return { binary: (value, description) => keep(holder as Holder, value, description) };
+  return { binary: (value, description) => keep(holder as Holder, value, description), wholeMedia: true };
 }
 
 /** The binary data kept on `span`, by token (undefined when there is none). */

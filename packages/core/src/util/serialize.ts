@@ -42,6 +42,12 @@ export interface SerializeHooks {
    * is what is written otherwise), or undefined for the description.
    */
   binary?(value: object, description: string): string | undefined;
+  /**
+   * Write base64 media (data URIs, bare base64 that would be cut) whole, up to
+   * `MAX_MEDIA_TEXT_CHARS`, for the export to upload: only for values that become observation
+   * attributes. Without it media is cut like any text (request bodies, names, score metadata).
+   */
+  wholeMedia?: boolean;
 }
 
 /** Whether `s` is a base64 data URI (`data:<type>[;params];base64,...`); reads at most its first 256 characters. */
@@ -76,7 +82,7 @@ export const MAX_CAREFUL_ITEMS = 100_000;
  */
 export function safeStringify(value: unknown, maxChars = MAX_SERIALISED_CHARS, hooks?: SerializeHooks): string {
   try {
-    if (isNativeSafe(value, maxChars)) {
+    if (isNativeSafe(value, maxChars, hooks?.wholeMedia === true)) {
       try {
         return JSON.stringify(value);
       } catch {
@@ -222,12 +228,12 @@ function typeName(value: object, fallback: string): string {
  * a billion holes). Reading a property may throw (a getter, a Proxy): then the careful writer
  * takes over.
  */
-function isNativeSafe(value: unknown, maxChars: number): boolean {
+function isNativeSafe(value: unknown, maxChars: number, wholeMediaWanted: boolean): boolean {
   if (value === null || typeof value !== 'object') return isNativeLeaf(value);
   let visits = CHECK_BUDGET;
   let chars = 0;
-  // Media is written whole in values (the full length limit), never in names and the like.
-  const wholeMedia = maxChars >= MAX_SERIALISED_CHARS;
+  // Media is written whole in observation values (the full length limit), never in names and the like.
+  const wholeMedia = wholeMediaWanted && maxChars >= MAX_SERIALISED_CHARS;
   let mediaChars = 0;
   /** false: not native-safe; true: safe so far; 'enough': the budget ran out on plain data. */
   const visit = (v: object, depth: number): boolean | 'enough' => {
@@ -352,7 +358,9 @@ class CarefulWriter {
 
   /** A data URI, or base64 that would be cut, within the media limit (values only, not names). */
   private isWholeMedia(value: string): boolean {
-    if (this.maxChars < MAX_SERIALISED_CHARS || this.mediaChars + value.length > MAX_MEDIA_TEXT_CHARS) return false;
+    if (!this.hooks?.wholeMedia || this.maxChars < MAX_SERIALISED_CHARS || this.mediaChars + value.length > MAX_MEDIA_TEXT_CHARS) {
+      return false;
+    }
     return isBase64DataUri(value) || (value.length > this.maxChars - this.length - 64 && looksLikeBase64(value));
   }
 

@@ -4,7 +4,8 @@
  * arrays) is written readably, in arrays as in objects.
  */
 import { describe, expect, it } from 'vitest';
-import { safeStringify } from '../../src/kit.js';
+import { safeStringify, toAttributeString } from '../../src/kit.js';
+import { MAX_SERIALISED_CHARS } from '../../src/util/serialize.js';
 
 describe('safeStringify', () => {
   it('writes plain arrays and objects as JSON', () => {
@@ -34,5 +35,15 @@ describe('safeStringify', () => {
     class Args extends Array<unknown> {}
     const args = Args.from([new Error('inner')]);
     expect(JSON.parse(safeStringify(args))).toEqual([{ name: 'Error', message: 'inner' }]);
+  });
+});
+
+describe('base64 media in a value', () => {
+  const uri = `data:image/png;base64,${'A'.repeat(2_000_000)}`;
+  it('is written whole only when the caller asks (observation values, for the upload)', () => {
+    expect(safeStringify({ image: uri }, MAX_SERIALISED_CHARS, { wholeMedia: true })).toBe(JSON.stringify({ image: uri }));
+    // A request body, a name, score metadata: cut like any text, never a 2 MB copy.
+    expect(safeStringify({ image: uri }).length).toBeLessThanOrEqual(MAX_SERIALISED_CHARS + 64);
+    expect(toAttributeString([{ image: uri }])!.length).toBeLessThanOrEqual(MAX_SERIALISED_CHARS + 64);
   });
 });
