@@ -38,6 +38,11 @@ export function moveCapturedBinaries(from: object, to: object): void {
   (from as Holder)[MEDIA_BYTES] = undefined;
 }
 
+/** Lets go of the binary data kept on `span` (its export wrote what stands in its place). */
+export function dropCapturedBinaries(span: object): void {
+  if ((span as Holder)[MEDIA_BYTES]) (span as Holder)[MEDIA_BYTES] = undefined;
+}
+
 function keep(holder: Holder, value: object, description: string): string | undefined {
   const bytes = bytesOf(value);
   if (!bytes || bytes.byteLength === 0) return undefined;

@@ -9,7 +9,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '../../tracing/sdk-types.js';
-import { capturedBinaries } from '../../tracing/media-capture.js';
+import { capturedBinaries, dropCapturedBinaries } from '../../tracing/media-capture.js';
 import { MEDIA_STATE } from '../../tracing/span-slots.js';
 import { logger } from '../../util/logger.js';
 import { within } from '../../util/within.js';
@@ -79,6 +79,8 @@ export class SpanMedia {
   apply(span: ReadableSpan): void {
     const slot = span as Slotted;
     const state = slot[MEDIA_STATE];
+    // The app's binary data is written as its reference or description: the span lets go of it.
+    dropCapturedBinaries(span);
     if (!state || state.found.length === 0) return;
     const attributes = span.attributes as Attributes;
     for (const { key, index, text, spots } of state.found) {
@@ -92,8 +94,10 @@ export class SpanMedia {
         attributes[key] = copy;
       }
     }
-    // The bytes and texts may go now.
+    // The bytes and texts may go now (a spot of binary data holds the app's bytes; an answer
+    // arriving later is not kept).
     state.found = [];
+    state.replacements = new Map();
     state.done = true;
   }
 
@@ -132,7 +136,8 @@ export class SpanMedia {
           fields.map(async (field) => {
             const item = { traceId, observationId: spanId, field, contentType: first.spot.contentType, bytes, sha256Hash };
             const answer = await within(this.uploads!.reference(item), Math.max(0, deadline - Date.now()));
-            if (!answer || !('mediaId' in answer)) return;
+            // Past the span's export (`apply`), an answer has nowhere to go.
+            if (!answer || !('mediaId' in answer) || state.done) return;
             for (const { spot } of spots.filter((s) => s.field === field)) {
               state.replacements.set(spot, mediaReference(spot.contentType, answer.mediaId, spot.source));
             }
