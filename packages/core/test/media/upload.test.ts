@@ -3,7 +3,7 @@
  * and binary data in an observation's input, output and metadata are uploaded once per content
  * (ask, PUT, report) and exported as references; nothing of their base64 is exported.
  */
-import { longestBase64Run, noisePng, pngDataUri, setupObsServer } from '@obs/local-server/testing';
+import { longestBase64Run, mediaReferencesIn, noisePng, pngDataUri, setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { ObsClient, startObservation } from '../../src/index.js';
 import { captureLogs, only, perTestTracing, TRACING_KEYS } from '../tracing/harness.js';
@@ -179,6 +179,26 @@ describe('media upload', () => {
     const input = JSON.parse(only(server, 'not-media').attributes['obs.observation.input'] as string);
     expect(input.token).toBe(opaque);
     expect(server.media.asks).toHaveLength(0);
+  });
+
+  it('a data URI whose base64 stops before its string ends (a line wrap, base64url) is no media: left as it is, never uploaded cut', async () => {
+    const tracing = install();
+    const whole = pngDataUri(PNG);
+    const comma = whole.indexOf(',') + 1;
+    const payload = whole.slice(comma);
+    const wrapped = whole.slice(0, comma) + (payload.match(/.{1,76}/g) ?? []).join('\n');
+    const url = whole.slice(0, comma) + payload.replaceAll('+', '-').replaceAll('/', '_');
+    expect(url).not.toBe(whole);
+    const input = { wrapped, url, whole };
+    startObservation('broken-runs', { input }).end();
+    await tracing.flush();
+    const exported = JSON.parse(only(server, 'broken-runs').attributes['obs.observation.input'] as string);
+    expect(exported.wrapped).toBe(wrapped);
+    expect(exported.url).toBe(url);
+    // The whole one beside them is media as usual: one ask, for all its bytes.
+    const [ref] = mediaReferencesIn(exported.whole);
+    expect(server.media.asks.map((ask) => (ask.body as { contentLength: number }).contentLength)).toEqual([PNG.length]);
+    expect(server.media.bytes(ref!.id)?.equals(PNG)).toBe(true);
   });
 
   it('the mask sees the data URI as given; what it keeps is uploaded, what it removes never is', async () => {

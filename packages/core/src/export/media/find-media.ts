@@ -80,15 +80,16 @@ function dataUriAt(text: string, at: number): MediaSpot | undefined {
   if (!header) return undefined;
   const b64Start = at + DATA_URI_SEPARATOR.length;
   const b64End = runEnd(text, b64Start);
-  if (b64End === b64Start) return undefined;
+  // A run that stops at anything but its string's end (a line wrap, base64url's `-` or `_`) is
+  // not all of the payload: uploaded, it would be a truncated file.
+  if (b64End === b64Start || !(closesAt(text, b64End) || text.startsWith(TRUNCATION_MARKER, b64End))) return undefined;
   return spot(text, head, b64Start, b64End, header[1]!.toLowerCase(), 'base64_data_uri');
 }
 
 /** A bare base64 run as media: a whole string value whose bytes or neighbourhood name a media type. */
 function bareBase64(text: string, start: number, end: number): MediaSpot | undefined {
   const b64End = padEnd(text, end);
-  const closes =
-    b64End === text.length || text.charCodeAt(b64End) === 34 || (text.charCodeAt(b64End) === 92 && text.charCodeAt(b64End + 1) === 34);
+  const closes = closesAt(text, b64End);
   const opens = start === 0 || text.charCodeAt(start - 1) === 34;
   const cut = text.startsWith(TRUNCATION_MARKER, b64End);
   if (!opens || !(closes || cut)) return undefined;
@@ -125,6 +126,13 @@ function spot(text: string, start: number, b64Start: number, b64End: number, con
     cut = true;
   }
   return { start, end, contentType, source, byteLength: decodedLength(text, b64Start, b64End), b64Start, b64End, cut };
+}
+
+/** Whether a string ends at `at`: the text's end, or a quote, escaped (at any depth of JSON in JSON) or not. */
+function closesAt(text: string, at: number): boolean {
+  let i = at;
+  while (text.charCodeAt(i) === 92 /* \\ */) i++;
+  return i === text.length ? i === at : text.charCodeAt(i) === 34;
 }
 
 /** Where the base64 run starting at `start` ends, its `=` padding included. */
