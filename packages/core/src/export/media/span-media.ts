@@ -38,6 +38,13 @@ interface MediaState {
   wait?: Promise<void>;
 }
 
+/** One place of a medium in the span's attributes. */
+interface MediumSpot {
+  spot: MediaSpot;
+  field: MediaItem['field'];
+  text: string;
+}
+
 type Slotted = { [MEDIA_STATE]?: MediaState };
 
 export class SpanMedia {
@@ -109,9 +116,8 @@ export class SpanMedia {
 
   private async resolve(span: ReadableSpan, state: MediaState): Promise<void> {
     const deadline = Date.now() + this.waitMs;
-    const { traceId, spanId } = span.spanContext();
     // One medium may stand in several attributes (the AI SDK's raw and obs's mapped input): decoded, hashed and asked once per field.
-    const media = new Map<string, { spots: Array<{ spot: MediaSpot; field: MediaItem['field']; text: string }> }>();
+    const media = new Map<string, { spots: MediumSpot[] }>();
     for (const { key, text, spots } of state.found) {
       const field = fieldOf(key);
       for (const spot of spots) {
@@ -125,24 +131,31 @@ export class SpanMedia {
         medium.spots.push({ spot, field, text });
       }
     }
+    // Each medium's whole job (decoding, hashing, its asks) is bounded: a slow hash worker holds the span no longer than an ask.
     await Promise.all(
-      [...media.values()].map(async ({ spots }) => {
-        const first = spots[0]!;
-        const decoded = bytesOf(first.spot, first.text);
-        if (decoded.byteLength === 0) return;
-        const { bytes, sha256Hash } = await hashMedia(decoded, !first.spot.binary || decoded !== first.spot.binary.bytes);
-        const fields = [...new Set(spots.map((s) => s.field))];
-        await Promise.all(
-          fields.map(async (field) => {
-            const item = { traceId, observationId: spanId, field, contentType: first.spot.contentType, bytes, sha256Hash };
-            const answer = await within(this.uploads!.reference(item), Math.max(0, deadline - Date.now()));
-            // Past the span's export (`apply`), an answer has nowhere to go.
-            if (!answer || !('mediaId' in answer) || state.done) return;
-            for (const { spot } of spots.filter((s) => s.field === field)) {
-              state.replacements.set(spot, mediaReference(spot.contentType, answer.mediaId, spot.source));
-            }
-          }),
-        );
+      [...media.values()].map(({ spots }) => within(this.medium(spots, state, span, deadline), Math.max(0, deadline - Date.now()))),
+    );
+  }
+
+  /** Decodes, hashes and asks for one medium of the span; its answers go to `state.replacements`. */
+  private async medium(spots: MediumSpot[], state: MediaState, span: ReadableSpan, deadline: number): Promise<void> {
+    const first = spots[0]!;
+    const decoded = bytesOf(first.spot, first.text);
+    if (decoded.byteLength === 0) return;
+    const { bytes, sha256Hash } = await hashMedia(decoded, !first.spot.binary || decoded !== first.spot.binary.bytes);
+    // The span left with the marker meanwhile: an ask would link media it does not show.
+    if (state.done || Date.now() >= deadline) return;
+    const { traceId, spanId } = span.spanContext();
+    const fields = [...new Set(spots.map((s) => s.field))];
+    await Promise.all(
+      fields.map(async (field) => {
+        const item = { traceId, observationId: spanId, field, contentType: first.spot.contentType, bytes, sha256Hash };
+        const answer = await within(this.uploads!.reference(item), Math.max(0, deadline - Date.now()));
+        // Past the span's export (`apply`), an answer has nowhere to go.
+        if (!answer || !('mediaId' in answer) || state.done) return;
+        for (const { spot } of spots.filter((s) => s.field === field)) {
+          state.replacements.set(spot, mediaReference(spot.contentType, answer.mediaId, spot.source));
+        }
       }),
     );
   }
