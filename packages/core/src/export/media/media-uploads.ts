@@ -49,6 +49,16 @@ export interface MediaItem {
   sha256Hash: string;
 }
 
+/**
+ * Bytes held for one medium, from before it is decoded (its size is known from its base64's
+ * length) until its last ask, upload and report ended.
+ */
+export interface HeldBytes {
+  readonly size: number;
+  /** The media step until its asks started, and each ask (with its upload) under way. */
+  holders: number;
+}
+
 /** What the export puts in place of a medium: its id, or why there is none. */
 export type MediaAnswer = { mediaId: string } | { failure: string };
 
@@ -77,9 +87,8 @@ export class MediaUploads implements DeliveryKind {
   private readonly work = new Set<Promise<unknown>>();
   /** Media not done yet (asked, uploading, reporting). */
   private inProgress = 0;
-  /** Bytes held for media not done yet, each buffer counted once however many asks share it. */
+  /** Bytes held for media not done yet, each medium counted once however many asks share it. */
   private heldBytes = 0;
-  private readonly holders = new Map<ArrayBufferLike, number>();
   /**
    * One abort controller per request (on Cloudflare Workers a signal belongs to the request that
    * made it), and the retry waits under way: what `abandon` stops.
@@ -99,15 +108,33 @@ export class MediaUploads implements DeliveryKind {
     this.outage = new OutageLog(this.askUrl, { buffered: () => this.inProgress }, { unit: 'media', reportEveryMs: options.reportEveryMs });
   }
 
-  /** The media id of `item`, once the server answers the ask (the upload and report follow in the background). Never rejects. */
-  reference(item: MediaItem): Promise<MediaAnswer> {
+  /**
+   * Holds `size` bytes for a medium about to be decoded, or undefined (the loss counted) when
+   * they would pass the limit: then the medium is neither decoded nor hashed. `releaseBytes` it
+   * once its asks started.
+   */
+  holdBytes(size: number): HeldBytes | undefined {
+    if (this.heldBytes + size > this.maxHeldBytes) {
+      this.lose(`${(this.maxHeldBytes / 1048576).toFixed(1)} MiB of media are waiting for upload already`);
+      return undefined;
+    }
+    this.heldBytes += size;
+    return { size, holders: 1 };
+  }
+
+  releaseBytes(held: HeldBytes): void {
+    if (--held.holders === 0) this.heldBytes -= held.size;
+  }
+
+  /**
+   * The media id of `item` (whose bytes `held` holds), once the server answers the ask (the
+   * upload and report follow in the background). Never rejects.
+   */
+  reference(item: MediaItem, held: HeldBytes): Promise<MediaAnswer> {
     const key = `${item.sha256Hash} ${item.contentType}`;
     if (item.bytes.byteLength > MAX_MEDIA_BYTES) return Promise.resolve({ failure: 'larger than 50 MiB' });
-    if (!this.holders.has(item.bytes.buffer) && this.heldBytes + item.bytes.byteLength > this.maxHeldBytes) {
-      this.lose(`${Math.round(this.maxHeldBytes / 1048576)} MiB of media are waiting for upload already`);
-      return Promise.resolve({ failure: 'too many bytes waiting for upload' });
-    }
-    return this.track(this.askThenUpload(key, item));
+    held.holders++;
+    return this.track(this.askThenUpload(key, item, held));
   }
 
   // --- the delivery kind -------------------------------------------------------------------
@@ -154,11 +181,8 @@ export class MediaUploads implements DeliveryKind {
 
   // --- the protocol ------------------------------------------------------------------------
 
-  private async askThenUpload(key: string, item: MediaItem): Promise<MediaAnswer> {
+  private async askThenUpload(key: string, item: MediaItem, held: HeldBytes): Promise<MediaAnswer> {
     this.inProgress++;
-    const holders = this.holders.get(item.bytes.buffer) ?? 0;
-    if (holders === 0) this.heldBytes += item.bytes.byteLength;
-    this.holders.set(item.bytes.buffer, holders + 1);
     let uploading = false;
     try {
       const answer = await this.ask(item);
@@ -172,10 +196,10 @@ export class MediaUploads implements DeliveryKind {
       }
       uploading = true;
       this.uploading.add(key);
-      this.track(this.upload(key, answer.mediaId, answer.uploadUrl, item));
+      this.track(this.upload(key, answer.mediaId, answer.uploadUrl, item, held));
       return { mediaId: answer.mediaId };
     } finally {
-      if (!uploading) this.done(item);
+      if (!uploading) this.done(held);
     }
   }
 
@@ -205,7 +229,7 @@ export class MediaUploads implements DeliveryKind {
     }
   }
 
-  private async upload(key: string, mediaId: string, url: string, item: MediaItem): Promise<void> {
+  private async upload(key: string, mediaId: string, url: string, item: MediaItem, held: HeldBytes): Promise<void> {
     try {
       const started = Date.now();
       const headers = { 'content-type': item.contentType, 'x-amz-checksum-sha256': item.sha256Hash };
@@ -231,7 +255,7 @@ export class MediaUploads implements DeliveryKind {
       } else if (!('failure' in res)) this.outage.delivered(1, this.inProgress <= 1);
     } finally {
       this.uploading.delete(key);
-      this.done(item);
+      this.done(held);
     }
   }
 
@@ -280,14 +304,9 @@ export class MediaUploads implements DeliveryKind {
     if (!this.abandoned) this.outage.lost(1, why);
   }
 
-  private done(item: MediaItem): void {
+  private done(held: HeldBytes): void {
     this.inProgress--;
-    const holders = (this.holders.get(item.bytes.buffer) ?? 1) - 1;
-    if (holders > 0) this.holders.set(item.bytes.buffer, holders);
-    else {
-      this.holders.delete(item.bytes.buffer);
-      this.heldBytes -= item.bytes.byteLength;
-    }
+    this.releaseBytes(held);
     if (this.inProgress === 0) this.abandoned = false;
   }
 

@@ -16,7 +16,7 @@ import { within } from '../../util/within.js';
 import { decodeBase64 } from './base64.js';
 import { hashMedia } from './hash.js';
 import { findMedia, type MediaSpot } from './find-media.js';
-import { MAX_MEDIA_BYTES, type MediaItem, type MediaUploads } from './media-uploads.js';
+import { type HeldBytes, MAX_MEDIA_BYTES, type MediaItem, type MediaUploads } from './media-uploads.js';
 import { mediaFailedMarker, mediaReference } from './reference.js';
 
 /** Default longest wait of a span for its media's asks, in ms. */
@@ -140,6 +140,18 @@ export class SpanMedia {
   /** Decodes, hashes and asks for one medium of the span; its answers go to `state.replacements`. */
   private async medium(spots: MediumSpot[], state: MediaState, span: ReadableSpan, deadline: number): Promise<void> {
     const first = spots[0]!;
+    // Held before it is decoded: past the limit the marker stands at once, and nothing was decoded or hashed.
+    const held = this.uploads!.holdBytes(first.spot.byteLength);
+    if (!held) return;
+    try {
+      await this.decodeAndAsk(spots, state, span, deadline, held);
+    } finally {
+      this.uploads!.releaseBytes(held);
+    }
+  }
+
+  private async decodeAndAsk(spots: MediumSpot[], state: MediaState, span: ReadableSpan, deadline: number, held: HeldBytes): Promise<void> {
+    const first = spots[0]!;
     const decoded = bytesOf(first.spot, first.text);
     if (decoded.byteLength === 0) return;
     const { bytes, sha256Hash } = await hashMedia(decoded, !first.spot.binary || decoded !== first.spot.binary.bytes);
@@ -150,7 +162,7 @@ export class SpanMedia {
     await Promise.all(
       fields.map(async (field) => {
         const item = { traceId, observationId: spanId, field, contentType: first.spot.contentType, bytes, sha256Hash };
-        const answer = await within(this.uploads!.reference(item), Math.max(0, deadline - Date.now()));
+        const answer = await within(this.uploads!.reference(item, held), Math.max(0, deadline - Date.now()));
         // Past the span's export (`apply`), an answer has nowhere to go.
         if (!answer || !('mediaId' in answer) || state.done) return;
         for (const { spot } of spots.filter((s) => s.field === field)) {
