@@ -137,6 +137,22 @@ describe('a failed upload or report', () => {
     expect(server.media.asks.map((ask) => ask.uploadUrl === null)).toEqual([false, false]);
     expect(server.media.counts(a.id)).toEqual({ asks: 2, uploads: 1, reports: 1 });
   });
+
+  it('the same image in two spans while its first upload fails: the second ask uploads the bytes itself', async () => {
+    // The first PUT is refused (not retried) after both asks were answered with an upload URL.
+    server.media.injectFault('upload', { delayMs: 300, status: 400, times: 1 });
+    const tracing = install();
+    endWithImage('failing-1');
+    endWithImage('failing-2');
+    await tracing.flush();
+    const a = referenceIn(only(server, 'failing-1'), 'obs.observation.input');
+    const b = referenceIn(only(server, 'failing-2'), 'obs.observation.input');
+    expect(b.id).toBe(a.id);
+    expect(server.media.asks.map((ask) => ask.uploadUrl === null)).toEqual([false, false]);
+    expect(server.media.counts(a.id)).toEqual({ asks: 2, uploads: 2, reports: 2 });
+    expect(server.media.bytes(a.id)?.equals(PNG)).toBe(true);
+    expect(server.media.get(a.id)?.report).toMatchObject({ uploadHttpStatus: 200 });
+  });
 });
 
 describe('off the request path, within the deadline', () => {

@@ -81,8 +81,8 @@ export class MediaUploads implements DeliveryKind {
   private readonly asks = new Slots(MAX_CONCURRENT_ASKS);
   private readonly uploads: Slots;
   private readonly maxHeldBytes: number;
-  /** Uploads under way, by content. */
-  private readonly uploading = new Set<string>();
+  /** Uploads under way, by content: each says whether its bytes arrived. */
+  private readonly uploading = new Map<string, Promise<boolean>>();
   /** Everything under way, for `settled`. */
   private readonly work = new Set<Promise<unknown>>();
   /** Media not done yet (asked, uploading, reporting). */
@@ -190,13 +190,15 @@ export class MediaUploads implements DeliveryKind {
         this.lose(`the media upload was not accepted (${answer.failure})`);
         return answer;
       }
-      if (answer.uploadUrl === null || this.uploading.has(key)) {
+      if (answer.uploadUrl === null) {
         this.outage.delivered(1, this.inProgress <= 1);
         return { mediaId: answer.mediaId };
       }
       uploading = true;
-      this.uploading.add(key);
-      this.track(this.upload(key, answer.mediaId, answer.uploadUrl, item, held));
+      const earlier = this.uploading.get(key);
+      // The same bytes being uploaded for another ask: this one uploads only if that one fails.
+      if (earlier) this.track(this.uploadUnless(earlier, key, answer.mediaId, answer.uploadUrl, item, held));
+      else this.startUpload(key, answer.mediaId, answer.uploadUrl, item, held);
       return { mediaId: answer.mediaId };
     } finally {
       if (!uploading) this.done(held);
@@ -229,7 +231,41 @@ export class MediaUploads implements DeliveryKind {
     }
   }
 
-  private async upload(key: string, mediaId: string, url: string, item: MediaItem, held: HeldBytes): Promise<void> {
+  /** Uploads `item`, known by `key` while under way; whether its bytes arrived. */
+  private startUpload(key: string, mediaId: string, url: string, item: MediaItem, held: HeldBytes): Promise<boolean> {
+    const upload = this.track(this.upload(mediaId, url, item, held)).then((uploaded) => uploaded === true);
+    this.uploading.set(key, upload);
+    void upload.then(() => {
+      if (this.uploading.get(key) === upload) this.uploading.delete(key);
+    });
+    return upload;
+  }
+
+  /** Waits for the upload of the same bytes under way; uploads them itself when that one failed. */
+  private async uploadUnless(
+    earlier: Promise<boolean>,
+    key: string,
+    mediaId: string,
+    url: string,
+    item: MediaItem,
+    held: HeldBytes,
+  ): Promise<void> {
+    let under = earlier;
+    for (;;) {
+      if (await under) {
+        this.outage.delivered(1, this.inProgress <= 1);
+        this.done(held);
+        return;
+      }
+      const next = this.uploading.get(key);
+      // Another waiter uploads them again already: its outcome is this one's.
+      if (next && next !== under) under = next;
+      else break;
+    }
+    await this.startUpload(key, mediaId, url, item, held);
+  }
+
+  private async upload(mediaId: string, url: string, item: MediaItem, held: HeldBytes): Promise<boolean> {
     try {
       const started = Date.now();
       const headers = { 'content-type': item.contentType, 'x-amz-checksum-sha256': item.sha256Hash };
@@ -253,8 +289,8 @@ export class MediaUploads implements DeliveryKind {
       if ('failure' in reported) {
         if (!('failure' in res)) this.lose(`the media upload's report was not accepted (${reported.failure})`);
       } else if (!('failure' in res)) this.outage.delivered(1, this.inProgress <= 1);
+      return !('failure' in res);
     } finally {
-      this.uploading.delete(key);
       this.done(held);
     }
   }
