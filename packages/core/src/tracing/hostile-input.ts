@@ -6,6 +6,7 @@
 import type { Attributes, Span } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from './attributes.js';
 import { logger } from '../util/logger.js';
+import { moveCapturedBinaries } from './media-capture.js';
 import { truncateText } from '../util/capture.js';
 import { describeBinaryObject, reasonOf, safeStringify, UNREADABLE_WARNING, unserialisable } from '../util/serialize.js';
 import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
@@ -100,7 +101,10 @@ export function safeSpanAttributes(attrs: ObsObservationAttributes | undefined, 
   }
   for (const key of keys) {
     try {
-      Object.assign(out, toSpanAttributes({ [key]: (attrs as Record<string, unknown>)[key] }));
+      const field = toSpanAttributes({ [key]: (attrs as Record<string, unknown>)[key] });
+      Object.assign(out, field);
+      // Its binary data goes with the attributes (and from them to the span).
+      moveCapturedBinaries(field, out);
     } catch (err) {
       const attr = FIELD_KEYS[key];
       if (attr) out[attr] = unserialisable(reasonOf(err));
@@ -117,6 +121,8 @@ export function setSpanAttributes(span: Span, attrs: ObsObservationAttributes | 
   try {
     writeSpanAttributes(attrs ?? {}, span, type);
   } catch {
-    span.setAttributes(safeSpanAttributes(attrs, type));
+    const safe = safeSpanAttributes(attrs, type);
+    span.setAttributes(safe);
+    moveCapturedBinaries(safe, span);
   }
 }

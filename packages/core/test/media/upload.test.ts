@@ -116,6 +116,30 @@ describe('media upload', () => {
     expect(server.media.uploads).toHaveLength(1);
   });
 
+  it('binary data next to a value that cannot be read (a throwing getter) is uploaded: at start and in update()', async () => {
+    const tracing = install();
+    const png = noisePng(40, 40, 13);
+    const later = noisePng(40, 40, 14);
+    const hostile = (bytes: Uint8Array) =>
+      Object.defineProperty({ input: { role: 'user', content: [{ type: 'image', image: bytes }] } }, 'output', {
+        enumerable: true,
+        get: () => {
+          throw new Error('output getter');
+        },
+      });
+    const obs = startObservation('hostile-neighbour', hostile(png));
+    obs.update(hostile(later) as never);
+    obs.end();
+    startObservation('hostile-start', hostile(png)).end();
+    await tracing.flush();
+    const atStart = JSON.parse(only(server, 'hostile-start').attributes['obs.observation.input'] as string);
+    expect(server.media.bytes(parseRef(atStart.content[0].image).id)?.equals(png)).toBe(true);
+    const updated = only(server, 'hostile-neighbour');
+    expect(updated.attributes['obs.observation.output']).toBe('[unserialisable: output getter]');
+    const input = JSON.parse(updated.attributes['obs.observation.input'] as string);
+    expect(server.media.bytes(parseRef(input.content[0].image).id)?.equals(later)).toBe(true);
+  });
+
   it('binary data of unknown type is uploaded as application/octet-stream; a Blob stays described', async () => {
     const tracing = install();
     const bytes = new Uint8Array(2048).map((_, i) => (i * 7) % 256);
