@@ -64,6 +64,16 @@ describe('a failed ask', () => {
     expect(server.media.bytes(ref.id)?.equals(PNG)).toBe(true);
   });
 
+  it('refused keys (401) once: retried like every kind retries it (keys may be rotated while the app runs), then the reference', async () => {
+    server.media.injectFault('ask', { status: 401, times: 1 });
+    const tracing = install();
+    endWithImage('ask-401');
+    await tracing.flush();
+    const ref = referenceIn(only(server, 'ask-401'), 'obs.observation.input');
+    expect(server.media.asks).toHaveLength(2);
+    expect(server.media.bytes(ref.id)?.equals(PNG)).toBe(true);
+  });
+
   it('unanswered (a black hole): the span waits 5 s at most, then leaves with the marker', async () => {
     server.media.injectFault('ask', { hang: true, times: 10 });
     const tracing = install();

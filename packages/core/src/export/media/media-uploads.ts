@@ -11,10 +11,11 @@
  */
 import type { Leftover, DeliveryKind } from '../../delivery/drain.js';
 import type { Send } from '../../delivery/node-post.js';
-import { networkReason } from '../../delivery/outcome.js';
+import type { PostResult } from '../../delivery/post.js';
+import { answerOutcome, failureOutcome, type SendOutcome } from '../../delivery/outcome.js';
 import { OutageLog } from '../../delivery/outage-log.js';
 import { logger } from '../../util/logger.js';
-import { backoffDelay, isRetryableStatus } from '../../util/retry.js';
+import { backoffDelay } from '../../util/retry.js';
 import { Slots } from '../../util/slots.js';
 
 /** Largest medium uploaded: 50 MiB (wire contract 5). */
@@ -67,11 +68,7 @@ const ATTEMPTS = 3;
 /** Most asks in flight at once. */
 const MAX_CONCURRENT_ASKS = 8;
 const MEDIA_ID = /^[\w.~-]{1,200}$/;
-
-interface Answered {
-  status: number;
-  text: string;
-}
+const KEYS_HINT = 'the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY';
 
 export class MediaUploads implements DeliveryKind {
   readonly unit = 'media';
@@ -98,6 +95,8 @@ export class MediaUploads implements DeliveryKind {
   /** The exit flush: no retries, losses counted for its line. */
   private finalTry = false;
   private lostInFinalTry = 0;
+  /** Whether the server ever answered (a host name that stops resolving then is an outage, not a typo). */
+  private reached = false;
   /** After `abandon`: losses are said by the drain's line, not again here. */
   private abandoned = false;
 
@@ -296,25 +295,30 @@ export class MediaUploads implements DeliveryKind {
   }
 
   /**
-   * `send` until it is answered 2xx, at most `ATTEMPTS` times (once in the exit flush):
-   * network errors, 408, 429 and 5xx are retried after a backoff, anything else fails at once.
+   * `send` until it is answered 2xx, at most `ATTEMPTS` times (once in the exit flush). What is
+   * retried is what every kind retries (`delivery/outcome.ts`: network errors, 401, 408, 429,
+   * 5xx), after the server's `Retry-After` or a backoff; anything else fails at once.
    */
-  private async attempts(step: string, send: () => Promise<Answered>): Promise<Answered | { failure: string; status?: number }> {
+  private async attempts(step: string, send: () => Promise<PostResult>): Promise<PostResult | { failure: string; status?: number }> {
     for (let attempt = 0; ; attempt++) {
+      let outcome: SendOutcome;
       let reason: string;
       let status: number | undefined;
       try {
         const res = await send();
-        if (res.status >= 200 && res.status < 300) return res;
+        this.reached = true;
+        outcome = answerOutcome(res, KEYS_HINT);
+        if (outcome.kind === 'delivered') return res;
         status = res.status;
-        reason = `${step}: HTTP ${res.status}${res.text ? `: ${res.text.slice(0, 200)}` : ''}`;
-        if (!isRetryableStatus(res.status)) return { failure: reason, status };
+        reason = `${step}: HTTP ${res.status}${res.status === 401 ? ` (${KEYS_HINT})` : res.text ? `: ${res.text.slice(0, 200)}` : ''}`;
       } catch (err) {
-        reason = `${step}: ${networkReason(err)}`;
+        const failed = failureOutcome(err, this.reached);
+        outcome = failed;
+        reason = `${step}: ${'reason' in failed ? failed.reason : String(err)}`;
       }
-      if (this.abandoned || this.finalTry || attempt + 1 >= ATTEMPTS) return { failure: reason, status };
+      if (outcome.kind !== 'retry' || this.abandoned || this.finalTry || attempt + 1 >= ATTEMPTS) return { failure: reason, status };
       this.outage.failed(reason, ATTEMPTS * this.options.timeoutMs);
-      await this.pause(backoffDelay(attempt, { initialDelayMs: this.options.backoffMs ?? 200, maxDelayMs: 2_000 }));
+      await this.pause(outcome.retryAfterMs ?? backoffDelay(attempt, { initialDelayMs: this.options.backoffMs ?? 200, maxDelayMs: 2_000 }));
     }
   }
 
