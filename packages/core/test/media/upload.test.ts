@@ -225,6 +225,18 @@ describe('media upload', () => {
     expect(server.media.bytes(ref!.id)?.equals(PNG)).toBe(true);
   });
 
+  it('a data URI inside text (markdown image, then more text) is media: the reference stands in the text', async () => {
+    const tracing = install();
+    const chart = noisePng(16, 16, 21);
+    const text = `Here it is: ![chart](${pngDataUri(chart)}) and a caption.`;
+    startObservation('markdown', { output: text }).end();
+    await tracing.flush();
+    const exported = only(server, 'markdown').attributes['obs.observation.output'] as string;
+    const [ref] = mediaReferencesIn(exported);
+    expect(exported).toBe(`Here it is: ![chart](${ref!.text}) and a caption.`);
+    expect(server.media.bytes(ref!.id)?.equals(chart)).toBe(true);
+  });
+
   it('the mask sees the data URI as given; what it keeps is uploaded, what it removes never is', async () => {
     const seen: unknown[] = [];
     const tracing = install({

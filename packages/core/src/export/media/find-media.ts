@@ -82,7 +82,7 @@ function dataUriAt(text: string, at: number): MediaSpot | undefined {
   const b64End = runEnd(text, b64Start);
   // A run that stops at anything but its string's end (a line wrap, base64url's `-` or `_`) is
   // not all of the payload: uploaded, it would be a truncated file.
-  if (b64End === b64Start || !(closesAt(text, b64End) || text.startsWith(TRUNCATION_MARKER, b64End))) return undefined;
+  if (b64End === b64Start || continuesAt(text, b64End)) return undefined;
   return spot(text, head, b64Start, b64End, header[1]!.toLowerCase(), 'base64_data_uri');
 }
 
@@ -129,6 +129,22 @@ function spot(text: string, start: number, b64Start: number, b64End: number, con
 }
 
 /** Whether a string ends at `at`: the text's end, or a quote, escaped (at any depth of JSON in JSON) or not. */
+/**
+ * Whether the data URI's payload goes on past its base64 run in another shape: a line wrap (raw,
+ * or escaped in JSON text), base64url's `-`/`_`, or percent-encoding. Uploading the run would
+ * upload part of it. Anything else ends it (a quote, a space, markdown's `)`, the text's end, obs's
+ * truncation marker).
+ */
+function continuesAt(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c === 10 || c === 13 || c === 45 /* - */ || c === 95 /* _ */ || c === 37 /* % */) return true;
+  if (c !== 92 /* \ */) return false;
+  let i = at;
+  while (text.charCodeAt(i) === 92) i++;
+  const escaped = text.charCodeAt(i);
+  return escaped === 110 /* n */ || escaped === 114 /* r */;
+}
+
 function closesAt(text: string, at: number): boolean {
   let i = at;
   while (text.charCodeAt(i) === 92 /* \\ */) i++;
