@@ -53,7 +53,8 @@ export function readError(span: ReadableSpan, out: ObsReading): boolean {
   if (span.status?.code !== SpanStatusCode.ERROR) return false;
   out.set(ObsAttributes.OBSERVATION_LEVEL, 'ERROR');
   const exception = span.events?.find((e) => e.name === 'exception')?.attributes?.['exception.message'];
-  out.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, span.status.message || exception || 'error');
+  // Without a message, the conventions' `error.type` (an error code or class name) says what failed.
+  out.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, span.status.message || exception || span.attributes['error.type'] || 'error');
   return true;
 }
 
