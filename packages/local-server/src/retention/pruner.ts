@@ -108,8 +108,11 @@ export class Retention {
     if (policy.maxBytes !== undefined && storage && storage.usedBytes() > policy.maxBytes) {
       const target = policy.maxBytes * LOW_WATER;
       const from = result.traces;
-      while (storage.usedBytes() > target && !this.stopped) {
-        const ids = stores.traces.oldest(BATCH);
+      for (let used = storage.usedBytes(); used > target && !this.stopped; used = storage.usedBytes()) {
+        // As many traces as should free what is over, at the average trace's size (at most a batch).
+        const traces = stores.traces.list({}, 0).total;
+        const perTrace = used / Math.max(traces, 1);
+        const ids = stores.traces.oldest(Math.min(BATCH, Math.max(1, Math.ceil((used - target) / perTrace))));
         if (ids.length === 0) break;
         await remove(ids);
       }
