@@ -35,11 +35,13 @@ export type {
   MediaReport,
   MediaStep,
   MediaUpload,
+  ModelPrice,
   ObsServer,
   ObsServerOptions,
   ReceivedScore,
   RecordedRequest,
   RequestAuth,
+  RetentionOptions,
   ScoreRule,
   WaitOptions,
 } from './types.js';

@@ -87,8 +87,10 @@ export function handleRequest(parts: PipelineParts, req: IncomingMessage, res: S
           : undefined;
     if (early) {
       parts.recorder?.add(record, false);
-      // The body stays unread: the connection closes after the answer, its bytes dropped unread.
-      return send(record, res, bodyPending(req) ? { ...early, headers: { connection: 'close' } } : early);
+      // Answered before the body is read. A small body is then let through and dropped (so the
+      // client reads this answer rather than a reset, and keeps its connection); anything larger,
+      // or of unknown length, has its connection closed, its bytes dropped unread.
+      return send(record, res, largeBody(req) ? { ...early, headers: { connection: 'close' } } : early);
     }
 
     const read = await readRequestBody(req, record, parts.maxBodyBytes());
@@ -127,10 +129,13 @@ function routeApi(match: ReturnType<Router<ApiHandler>['match']>, record: Record
   return { status: 200, body: { ok: true, method, path, query: record.query, body: record.json ?? null } };
 }
 
-/** Whether the request announced a body (a length above 0, or chunks). */
-function bodyPending(req: IncomingMessage): boolean {
-  const length = headerValue(req.headers['content-length']);
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+/** Largest body a refused request may still send, dropped as it comes, on a connection kept open. */
+const DROPPED_BODY_BYTES = 1024 * 1024;
+
+/** Whether the request announced a body larger than a refusal lets through, or chunks of unknown length. */
+function largeBody(req: IncomingMessage): boolean {
+  const length = Number(headerValue(req.headers['content-length']) ?? 0);
+  return !(length <= DROPPED_BODY_BYTES) || req.headers['transfer-encoding'] !== undefined;
 }
 
 const REFUSAL_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };

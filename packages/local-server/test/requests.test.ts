@@ -61,9 +61,18 @@ describe('the key before the body', () => {
   });
 
   it('an unknown route off the API answers 404 without reading the body', async () => {
-    const answer = await raw(server.port, `POST /elsewhere HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Length: 1000000\r\n\r\n`);
+    const answer = await raw(server.port, `POST /elsewhere HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Length: 5000000\r\n\r\n`);
     expect(answer.text).toMatch(/^HTTP\/1\.1 404 /);
     expect(answer.closed).toBe(true);
+  });
+
+  it('a refused request with a small body keeps its connection: the body is dropped, the next request answered', async () => {
+    const body = 'x'.repeat(1000);
+    const request = (authorization: string) =>
+      `POST ${TRACES} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${authorization}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const answer = await raw(server.port, request('') + request(`Authorization: ${basic(server.publicKey, server.secretKey)}\r\n`), 1000);
+    expect(answer.text.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 401', 'HTTP/1.1 400']); // the second's body is no OTLP
+    expect(answer.closed).toBe(false);
   });
 });
 
