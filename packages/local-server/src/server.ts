@@ -317,10 +317,11 @@ class LocalObsServer implements ObsServer {
 
   close(): Promise<void> {
     this.closePromise ??= (async () => {
-      this.retention.stop();
+      const retained = this.retention.stop();
       this.closing.abort();
       this.held.releaseAll();
       await this.portControl.takeDown();
+      await retained;
       this.stores.close();
     })();
     return this.closePromise;

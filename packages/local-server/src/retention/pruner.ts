@@ -60,9 +60,11 @@ export class Retention {
     if (wait <= 0) this.schedule(0);
   }
 
-  stop(): void {
+  /** Stops the passes; resolves once a pass under way has let go of the stores. */
+  async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
   }
 
   /** One pass: what it deleted (nothing when the policy keeps everything). */
@@ -118,6 +120,7 @@ export class Retention {
       }
       if (result.traces > from) reasons.push(`the oldest, to keep the data under ${mb(policy.maxBytes)} (--max-size)`);
     }
+    if (this.stopped) return result; // the server is closing: the stores may be gone
     if (result.traces === 0 || !storage || before === undefined) {
       if (result.traces > 0)
         this.say(`retention: deleted ${count(result.traces, 'trace')} (${count(result.spans, 'span')}): ${reasons.join('; ')}`);
