@@ -37,7 +37,13 @@ export async function showTrace(app, traceId, selectedId) {
           'data-depth': depth,
           onclick: () => (location.hash = link('trace', traceId, o.id)),
         },
-        h('div', { class: 'tree-name', style: { paddingLeft: `${depth * 16}px` } }, h('span', { class: `type ${o.type}` }, o.type), o.name),
+        h(
+          'div',
+          { class: 'tree-name', style: { paddingLeft: `${depth * 16}px` } },
+          h('span', { class: `type ${o.type}` }, o.type),
+          o.name,
+          processBadge(o),
+        ),
         h('div', { class: 'tree-duration num' }, fmtDuration(o.durationMs)),
         h(
           'div',
@@ -107,6 +113,7 @@ function detail(o, scores) {
       : null,
     usage && typeof usage === 'object' ? ['usage', pairs(usage)] : null,
     cost && typeof cost === 'object' ? ['cost', pairs(cost, '$')] : null,
+    mcpProcess(o) ? ['process', mcpProcess(o)] : null,
     o.userId ? ['user', o.userId] : null,
     o.sessionId ? ['session', o.sessionId] : null,
   ].filter(Boolean);
@@ -134,6 +141,21 @@ function detail(o, scores) {
           scores.map((s) => h('span', { class: 'score', title: s.comment ?? '' }, `${s.name}: ${s.value}`)),
         ),
   );
+}
+
+/**
+ * The process that answered an MCP request, as `@obs/mcp` records it on the server's observation
+ * (`metadata.mcp.process`, with the server's name): where a trace crosses into another process.
+ */
+function mcpProcess(o) {
+  const mcp = o.metadata?.mcp;
+  if (typeof mcp?.process !== 'string') return null;
+  return typeof mcp.server === 'string' ? `${mcp.server} · ${mcp.process}` : mcp.process;
+}
+
+function processBadge(o) {
+  const name = mcpProcess(o);
+  return name ? h('span', { class: 'process', title: 'MCP server process' }, `⇄ ${name}`) : null;
 }
 
 /** A button that copies the trace (summary, observations, scores) as JSON. */
