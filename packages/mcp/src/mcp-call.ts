@@ -4,7 +4,7 @@
  * JSON-RPC error or a thrown handler is level ERROR; a request the caller cancelled, WARNING.
  * Reading a result never throws into the app (the guard reports it once and drops the output).
  */
-import { context, type Context, type SpanContext } from '@opentelemetry/api';
+import { context, type SpanContext } from '@opentelemetry/api';
 import { type ObsObservation, startObservation } from '@obs/core';
 import { AdapterGuard, activeContextFor, errorMessage, recordErrorOnSpan } from '@obs/core/kit';
 import { type Dict, observationName, observationType, requestInput, resultError, resultOutput } from './methods.js';
@@ -30,9 +30,26 @@ export class McpCall {
     return new McpCall(observation, method);
   }
 
-  /** The context the request runs in: the observation is its active span. */
-  context(parent: Context = context.active()): Context {
-    return activeContextFor(this.observation, parent);
+  /**
+   * Runs `fn` (the SDK's request, or the app's handler) with the observation active and ends the
+   * observation with what `fn` returns, throws, or its promise settles to. Returns what `fn`
+   * returned, unchanged; `cancelled` says, on a rejection, whether the caller aborted.
+   */
+  run<T>(fn: () => T, cancelled: () => boolean = () => false): T {
+    let result: T;
+    try {
+      result = context.with(activeContextFor(this.observation), fn);
+    } catch (err) {
+      this.fail(err);
+      throw err;
+    }
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
+      (result as PromiseLike<unknown>).then(
+        (value) => this.finish(value),
+        (err: unknown) => this.fail(err, cancelled()),
+      );
+    } else this.finish(result);
+    return result;
   }
 
   /** `traceparent` / `tracestate` naming this observation as the peer's parent. */
@@ -41,7 +58,7 @@ export class McpCall {
   }
 
   /** The result arrived (or the handler returned it). */
-  finish(result: unknown): void {
+  private finish(result: unknown): void {
     if (this.ended) return;
     this.ended = true;
     guard.run(() => {
@@ -55,7 +72,7 @@ export class McpCall {
   }
 
   /** The request failed: a JSON-RPC error, a timeout, a closed connection, a thrown handler. */
-  fail(error: unknown, cancelled = false): void {
+  private fail(error: unknown, cancelled = false): void {
     if (this.ended) return;
     this.ended = true;
     if (cancelled) this.observation.update({ level: 'WARNING', statusMessage: `cancelled: ${errorMessage(error)}` });

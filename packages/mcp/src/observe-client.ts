@@ -5,7 +5,6 @@
  * `request()`, called on the view, so wrapping that one method sees them all; the client itself
  * is not changed (a `Proxy`). The observation's `traceparent` goes out in `params._meta`.
  */
-import { context } from '@opentelemetry/api';
 import { getObsHandle, initObs } from '@obs/core';
 import { logger } from '@obs/core/kit';
 import { guard, McpCall } from './mcp-call.js';
@@ -77,20 +76,10 @@ function tracedRequest(original: Method, self: unknown, args: unknown[], state: 
   if (!call) return original.apply(self, args);
   // The caller's request is not changed: the trace context goes on a copy.
   const sent = guard.run(() => ({ ...(req as Dict), params: { ...(isDict(params) ? params : {}), _meta: withTrace(params, call) } }), req);
-  let result: unknown;
-  try {
-    result = context.with(call.context(), () => original.call(self, sent, ...args.slice(1)));
-  } catch (err) {
-    call.fail(err);
-    throw err;
-  }
-  if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
-    (result as PromiseLike<unknown>).then(
-      (value) => call.finish(value),
-      (err: unknown) => call.fail(err, cancelled(args)),
-    );
-  } else call.finish(result);
-  return result;
+  return call.run(
+    () => original.call(self, sent, ...args.slice(1)),
+    () => cancelled(args),
+  );
 }
 
 function withTrace(params: unknown, call: McpCall): Dict {

@@ -6,7 +6,6 @@
  * the handler wrapped, so every handler is observed whenever it was registered (by `registerTool`,
  * `setRequestHandler`, or the constructor) and the server itself is not changed (a `Proxy`).
  */
-import { context } from '@opentelemetry/api';
 import { getObsHandle, initObs } from '@obs/core';
 import { logger } from '@obs/core/kit';
 import { guard, McpCall } from './mcp-call.js';
@@ -134,20 +133,7 @@ function tracedHandler(handler: Handler, self: unknown, request: unknown, extra:
     return McpCall.start(method, params, { mcp: serverMetadata(method, extra, state) }, parent);
   });
   if (!call) return handler.call(self, request, extra);
-  let result: unknown;
-  try {
-    result = context.with(call.context(), () => handler.call(self, request, extra));
-  } catch (err) {
-    call.fail(err);
-    throw err;
-  }
-  if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
-    (result as PromiseLike<unknown>).then(
-      (value) => call.finish(value),
-      (err: unknown) => call.fail(err),
-    );
-  } else call.finish(result);
-  return result;
+  return call.run(() => handler.call(self, request, extra));
 }
 
 function recordInitialize(result: unknown, state: ServerState): void {
