@@ -51,9 +51,20 @@ export const FIELDS = [
       : null,
   (o) => (o.usageDetails && typeof o.usageDetails === 'object' ? ['usage', pairs(o.usageDetails)] : null),
   costField,
+  (o) => (mcpProcess(o) ? ['process', mcpProcess(o)] : null),
   (o) => (o.userId ? ['user', o.userId] : null),
   (o) => (o.sessionId ? ['session', o.sessionId] : null),
 ];
+
+/**
+ * The process that answered an MCP request, as `@obs/mcp` records it on the server's observation
+ * (`metadata.mcp.process`, with the server's name): where a trace crosses into another process.
+ */
+export function mcpProcess(o) {
+  const mcp = o.metadata?.mcp;
+  if (typeof mcp?.process !== 'string') return null;
+  return typeof mcp.server === 'string' ? `${mcp.server} · ${mcp.process}` : mcp.process;
+}
 
 /** The sections below the table, in order: each answers nodes or nothing. */
 export const SECTIONS = [

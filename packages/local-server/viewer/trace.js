@@ -1,7 +1,7 @@
 // One trace: the observation tree with its waterfall, the selected observation's details (the
 // fields and sections of ./observation.js), the trace's scores, and its actions (Copy as JSON).
 import { fmtCost, fmtDuration, getJson, h, link, plural } from './dom.js';
-import { ACTIONS, FIELDS, SECTIONS } from './observation.js';
+import { ACTIONS, FIELDS, mcpProcess, SECTIONS } from './observation.js';
 
 /** Shows trace `traceId` with observation `selectedId` (default: its root) selected. */
 export async function showTrace(app, traceId, selectedId) {
@@ -37,7 +37,13 @@ export async function showTrace(app, traceId, selectedId) {
           'data-depth': depth,
           onclick: () => (location.hash = link('trace', traceId, o.id)),
         },
-        h('div', { class: 'tree-name', style: { paddingLeft: `${depth * 16}px` } }, h('span', { class: `type ${o.type}` }, o.type), o.name),
+        h(
+          'div',
+          { class: 'tree-name', style: { paddingLeft: `${depth * 16}px` } },
+          h('span', { class: `type ${o.type}` }, o.type),
+          o.name,
+          processBadge(o),
+        ),
         h('div', { class: 'tree-duration num' }, fmtDuration(o.durationMs)),
         h(
           'div',
@@ -102,4 +108,9 @@ function detail(o, scores) {
           scores.map((s) => h('span', { class: 'score', title: s.comment ?? '' }, `${s.name}: ${s.value}`)),
         ),
   );
+}
+
+function processBadge(o) {
+  const name = mcpProcess(o);
+  return name ? h('span', { class: 'process', title: 'MCP server process' }, `⇄ ${name}`) : null;
 }
