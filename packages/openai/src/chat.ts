@@ -3,9 +3,9 @@
  * `{ role, content, tool_calls: [{ id, name, args }] }`), its sampling parameters, and the
  * answer, from the completion or assembled from the stream's deltas.
  */
-import { type LlmMessage, toolCall } from '@obs/core/kit';
-import { type CallResult, type Endpoint, pick, type StreamReader } from './endpoint.js';
-import { isDict, openAiUsage } from './usage.js';
+import { type CallResult, isDict, type LlmMessage, type ModelEndpoint, pick, type StreamReader, toolCall } from '@obs/core/kit';
+import { providerOfResponse } from './provider.js';
+import { openAiCost, openAiUsage } from './usage.js';
 
 const PARAMETERS = [
   'temperature',
@@ -28,7 +28,7 @@ const PARAMETERS = [
   'stream',
 ] as const;
 
-export const CHAT_COMPLETIONS: Endpoint = {
+export const CHAT_COMPLETIONS: ModelEndpoint = {
   name: 'openai.chat.completions.create',
   type: 'generation',
   request(body) {
@@ -52,10 +52,13 @@ export const CHAT_COMPLETIONS: Endpoint = {
     if (!isDict(completion)) return { output: completion };
     const choices = Array.isArray(completion['choices']) ? completion['choices'] : [];
     const messages = choices.map((c) => chatMessage(isDict(c) ? c['message'] : c));
+    const provider = providerOfResponse(completion);
     return {
       model: completion['model'],
       output: messages.length === 1 ? messages[0] : messages,
       usageDetails: openAiUsage(completion['usage']),
+      costDetails: openAiCost(completion['usage']),
+      metadata: provider ? { provider } : undefined,
     };
   },
   stream: () => new ChatStreamReader(),
@@ -98,11 +101,15 @@ class ChatStreamReader implements StreamReader {
   private readonly choices = new Map<number, ChoiceState>();
   private model: unknown;
   private usage: unknown;
+  private provider: string | undefined;
 
   read(chunk: unknown): boolean {
     if (!isDict(chunk)) return false;
     if (chunk['model'] !== undefined) this.model = chunk['model'];
+    this.provider ??= providerOfResponse(chunk);
     if (isDict(chunk['usage'])) this.usage = chunk['usage'];
+    // Groq sends a stream's usage in its own extension.
+    else if (isDict(chunk['x_groq']) && isDict(chunk['x_groq']['usage'])) this.usage ??= chunk['x_groq']['usage'];
     let output = false;
     if (!Array.isArray(chunk['choices'])) return false;
     for (const c of chunk['choices']) {
@@ -146,6 +153,8 @@ class ChatStreamReader implements StreamReader {
       model: this.model,
       output: messages.length === 0 ? undefined : messages.length === 1 ? messages[0] : messages,
       usageDetails: openAiUsage(this.usage),
+      costDetails: openAiCost(this.usage),
+      metadata: this.provider ? { provider: this.provider } : undefined,
       finished: this.choices.size > 0 && [...this.choices.values()].every((s) => s.finished),
     };
   }
