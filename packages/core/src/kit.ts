@@ -50,7 +50,7 @@ export {
   type SelectedCall,
   type ResultFollower,
 } from './wrap/observe-client.js';
-export { ModelCall, type CallSettings } from './wrap/model-call.js';
+export { ModelCall, type CallSettings, type WatchOptions } from './wrap/model-call.js';
 export { type ModelEndpoint, type CallStart, type CallResult, type StreamReader, pick, isDict } from './wrap/endpoint.js';
 export { followPromise } from './wrap/follow.js';
 export { followApiPromise } from './wrap/stainless.js';

@@ -179,7 +179,8 @@ export class AnthropicStreamReader implements StreamReader {
         return false;
       case 'content_block_start':
         if (typeof event['index'] === 'number' && isDict(event['content_block'])) {
-          this.blocks.set(event['index'], { block: event['content_block'], deltas: [] });
+          // A copy: the SDK's stream helper accumulates the deltas into the event's own block.
+          this.blocks.set(event['index'], { block: { ...event['content_block'] }, deltas: [] });
         }
         return false;
       case 'content_block_delta':

@@ -23,6 +23,12 @@ export interface CallSettings {
   metadata?: Record<string, unknown>;
 }
 
+/** How {@link ModelCall.watch} tells why a stream ended early. */
+export interface WatchOptions {
+  /** The stream's abort signal (an SDK's `stream.controller.signal`): an early end after it fired is an abort. */
+  signal?: AbortSignal;
+}
+
 export class ModelCall {
   private ended = false;
   private completionStart: Date | undefined;
@@ -99,7 +105,7 @@ export class ModelCall {
    * takes it, the first chunk with output is the completion start, and the call ends with the
    * stream (WARNING when the caller left it, or it ended, before the model's last chunk).
    */
-  watch<T>(iterator: AsyncIterator<T>): AsyncGenerator<T> {
+  watch<T>(iterator: AsyncIterator<T>, options: WatchOptions = {}): AsyncGenerator<T> {
     const reader = this.guard.run(() => this.endpoint.stream?.()) ?? NO_READER;
     const result = () => this.read(() => reader.result());
     return watchIterator(iterator, {
@@ -112,15 +118,19 @@ export class ModelCall {
         if (how === 'error') return this.fail(error, result());
         const r = result();
         if (r.finished || reader === NO_READER) return this.end(r);
-        const why = how === 'done' ? 'the stream ended before the model finished' : 'the caller stopped reading the stream before it ended';
+        const why = options.signal?.aborted
+          ? `aborted: ${errorMessage(options.signal.reason)}`
+          : how === 'done'
+            ? 'the stream ended before the model finished'
+            : 'the caller stopped reading the stream before it ended';
         this.end({ ...r, level: r.level ?? 'WARNING', statusMessage: r.statusMessage ?? why });
       },
     });
   }
 
   /** {@link watch} for an async iterable (a generator, an SDK's stream object). */
-  watchIterable<T>(iterable: AsyncIterable<T>): AsyncGenerator<T> {
-    return this.watch(iterable[Symbol.asyncIterator]());
+  watchIterable<T>(iterable: AsyncIterable<T>, options?: WatchOptions): AsyncGenerator<T> {
+    return this.watch(iterable[Symbol.asyncIterator](), options);
   }
 
   private write(result: CallResult): void {

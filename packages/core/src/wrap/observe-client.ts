@@ -43,6 +43,12 @@ export interface ClientSpec {
   /** The package, for its log lines: `@obs/anthropic`. */
   adapter: string;
   /**
+   * The object to wrap in place of the client (and of each derived client), e.g. a copy with
+   * the SDK's own telemetry off, so each call is one observation; default the client itself.
+   * The README of a package whose wrapper wraps a copy says so.
+   */
+  prepare?(client: object): object;
+  /**
    * The settings of one client's calls from the wrapper's options (default: the options as they
    * are), e.g. metadata read from the client's base URL; also run for each derived client.
    */
@@ -96,9 +102,10 @@ type Fn = (this: unknown, ...args: unknown[]) => unknown;
  * original with the new settings (one observation per call, never two).
  */
 export function observeClient<T extends object>(client: T, spec: ClientSpec, options: CallSettings = {}): T {
-  const target = OBSERVED.get(client)?.target ?? client;
   let guard = GUARDS.get(spec.adapter);
   if (!guard) GUARDS.set(spec.adapter, (guard = new AdapterGuard(spec.adapter)));
+  const original = OBSERVED.get(client)?.target ?? client;
+  const target = spec.prepare ? guard.run(() => spec.prepare!(original), original) : original;
   const settings = spec.settings ? guard.run(() => spec.settings!(target, options), options) : options;
   const observed = {
     target,

@@ -37,6 +37,7 @@ interface PromiseHooks {
 /** The part of a Stainless `Stream` obs wraps: its `iterator` factory. */
 interface StreamLike {
   iterator: () => AsyncIterator<unknown>;
+  controller?: AbortController;
 }
 
 /**
@@ -50,7 +51,7 @@ export const followApiPromise: ResultFollower = (call: ModelCall, result: unknow
     // The SDK's helpers can hand the same value through two hooks: read it once.
     if (seen) return value;
     seen = true;
-    if (streaming && isStream(value)) hookStream(value, (it) => call.watch(it));
+    if (streaming && isStream(value)) hookStream(value, (it) => call.watch(it, { signal: value.controller?.signal }));
     else call.finish(value);
     return value;
   };
