@@ -32,9 +32,12 @@ export type ResultFollower = (call: ModelCall, result: unknown, streaming: boole
 
 /** One traced method: which endpoint a call is, and how its result is followed. */
 export interface TracedMethod {
-  /** Reads the call's arguments; `undefined`: this call runs untraced. */
+  /**
+   * Reads the call's arguments (and, when it needs it, the object the method is called on: a
+   * chat's history); `undefined`: this call runs untraced.
+   */
   // biome-ignore lint/suspicious/noExplicitAny: each method's endpoint reads its own request type
-  select(args: readonly unknown[]): SelectedCall<any> | undefined;
+  select(args: readonly unknown[], self: unknown): SelectedCall<any> | undefined;
   follow: ResultFollower;
 }
 
@@ -235,7 +238,7 @@ function deriving(fn: Fn, target: object, returns: ClientSpec | 'self', o: Obser
 function traced(fn: Fn, method: TracedMethod, o: Observed): Fn {
   return function (this: unknown, ...args: unknown[]) {
     const self = o.originals.get(this as object) ?? this;
-    const selected = o.guard.run(() => method.select(args));
+    const selected = o.guard.run(() => method.select(args, self));
     const call = selected && ModelCall.start(selected.endpoint, selected.request, o.settings, o.guard);
     if (!selected || !call) return fn.apply(self, args);
     let result: unknown;
