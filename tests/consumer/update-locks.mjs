@@ -32,6 +32,7 @@ const apps = {
         '@types/node',
         '@langchain/core',
         'openai',
+        '@anthropic-ai/sdk',
         '@opentelemetry/api',
         '@opentelemetry/sdk-node',
         '@opentelemetry/sdk-trace-node',
