@@ -4,7 +4,8 @@
  * provider package is a mapping file on it, see `src/wrap/README.md`), the guard that keeps an
  * adapter's own bugs out of the app's requests, the SDK logger, error wording, value capture and
  * redaction, the one end-once stream wrapper, the trace-attribute context, and LLM calls in
- * obs's shape (messages with normalised tool calls, usage in disjoint buckets, media). When
+ * obs's shape (messages with normalised tool calls, usage in disjoint buckets, media, the
+ * Anthropic Messages and OpenAI Chat Completions formats). When
  * `identify` runs and what awaits it: see `@obs/core/http`. Stable within a major for adapter
  * authors; application code uses `@obs/core`.
  *
@@ -62,4 +63,5 @@ export {
   anthropicResponse,
   anthropicUsage,
 } from './wrap/anthropic-messages.js';
+export { OPENAI_CHAT, openAiChatMessage, openAiCost, openAiServerOf, openAiUsage } from './wrap/openai-chat.js';
 export { MessageParts } from './genai/messages.js';

@@ -2,8 +2,7 @@
  * `embeddings.create` as one embedding observation: the model, the input text(s) and the token
  * usage. The vectors are not recorded: they are large and say nothing a reader can check.
  */
-import { isDict, type ModelEndpoint, pick } from '@obs/core/kit';
-import { openAiUsage } from './usage.js';
+import { isDict, type ModelEndpoint, openAiUsage, pick } from '@obs/core/kit';
 
 export const EMBEDDINGS: ModelEndpoint = {
   name: 'openai.embeddings.create',

@@ -4,10 +4,19 @@
  * `stream`, `runTools`, and clients made by `withOptions`) become obs generations or
  * embeddings, nested under the active observation. A mapping on `@obs/core/kit`'s
  * `observeClient`: the client is wrapped, never changed, and calls keep their exact return
- * values (`APIPromise`, `Stream`).
+ * values (`APIPromise`, `Stream`). The Chat Completions format is read by core's `OPENAI_CHAT`
+ * (every SDK and provider speaking it shares it); the Responses API and embeddings here.
  */
-import { bodyMethod, type CallSettings, type ClientSpec, followApiPromise, isDict, logger, observeClient } from '@obs/core/kit';
-import { CHAT_COMPLETIONS } from './chat.js';
+import {
+  bodyMethod,
+  type CallSettings,
+  type ClientSpec,
+  followApiPromise,
+  isDict,
+  logger,
+  OPENAI_CHAT,
+  observeClient,
+} from '@obs/core/kit';
 import { EMBEDDINGS } from './embeddings.js';
 import { providerOf } from './provider.js';
 import { RESPONSES } from './responses.js';
@@ -29,7 +38,7 @@ export interface ObserveOpenAIOptions {
 const SPEC: ClientSpec = {
   adapter: '@obs/openai',
   methods: {
-    'chat.completions.create': bodyMethod(CHAT_COMPLETIONS, followApiPromise),
+    'chat.completions.create': bodyMethod(OPENAI_CHAT, followApiPromise),
     'responses.create': bodyMethod(RESPONSES, followApiPromise),
     'embeddings.create': bodyMethod(EMBEDDINGS, followApiPromise),
   },

@@ -1,10 +1,9 @@
 /**
  * Which service an OpenAI client talks to, for the `provider` metadata of its calls: from the
  * host of its base URL (Groq, OpenRouter, DeepSeek, Together, Fireworks, xAI, Mistral, Azure
- * OpenAI; Ollama by its default port), or, for a self-hosted server the URL does not name, from
- * the response (Ollama's `fp_ollama` fingerprint, the fields only vLLM adds).
+ * OpenAI; Ollama by its default port). A self-hosted server the URL does not name is named by
+ * its answers instead (core's Chat Completions reader: Ollama, vLLM).
  */
-import { isDict } from '@obs/core/kit';
 
 /** Hosts by their provider; a suffix starting with `.` matches every subdomain. */
 const HOSTS: ReadonlyArray<readonly [string, string]> = [
@@ -34,12 +33,4 @@ export function providerOf(client: object): string | undefined {
   }
   // Ollama's OpenAI-compatible API on its default port.
   return url.port === '11434' ? 'ollama' : undefined;
-}
-
-/** The self-hosted server a response (or chunk) comes from, when it says. */
-export function providerOfResponse(value: unknown): string | undefined {
-  if (!isDict(value)) return undefined;
-  if (value['system_fingerprint'] === 'fp_ollama') return 'ollama';
-  if ('prompt_logprobs' in value || 'kv_transfer_params' in value || 'prompt_token_ids' in value) return 'vllm';
-  return undefined;
 }

@@ -5,8 +5,17 @@
  * `response.completed` event (its text deltas until then). An `incomplete` response is a
  * WARNING, a `failed` one an ERROR.
  */
-import { type CallResult, isDict, type LlmToolCall, type ModelEndpoint, pick, type StreamReader, toolCall } from '@obs/core/kit';
-import { openAiCost, openAiUsage } from './usage.js';
+import {
+  type CallResult,
+  isDict,
+  type LlmToolCall,
+  type ModelEndpoint,
+  openAiCost,
+  openAiUsage,
+  pick,
+  type StreamReader,
+  toolCall,
+} from '@obs/core/kit';
 
 const PARAMETERS = [
   'temperature',
