@@ -7,9 +7,7 @@
  * (`/v1/messages/batches`, `/v1/messages/count_tokens`) answer what each test scripts. Every
  * request is recorded (path, headers, body).
  */
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type StandInCall, type StandInReply, startStandInApi } from '@obs/local-server/testing';
 
 type Dict = Record<string, unknown>;
 
@@ -26,66 +24,40 @@ export type Reply =
       breakOff?: boolean;
     };
 
-export interface RecordedCall {
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: Dict;
-}
-
 export interface FakeAnthropic {
   baseURL: string;
-  calls: RecordedCall[];
+  calls: StandInCall[];
   /** How the next requests to `path` are answered: in turn (the last one repeats), or by a function of the body. */
   reply(path: string, replies: Reply | Reply[] | ((body: Dict) => Reply)): void;
   close(): Promise<void>;
 }
 
 export async function startFakeAnthropic(): Promise<FakeAnthropic> {
-  const queues = new Map<string, Reply[] | ((body: Dict) => Reply)>();
-  const calls: RecordedCall[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const path = (req.url ?? '').split('?')[0]!;
-    const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Dict) : {};
-    calls.push({ path, headers: req.headers, body });
-    const queue = queues.get(path);
-    const reply = typeof queue === 'function' ? queue(body) : queue && queue.length > 1 ? queue.shift() : queue?.[0];
-    if (!reply) return send(res, 404, apiError('not_found_error', `no reply scripted for ${path}`));
-    if ('json' in reply) return send(res, reply.status ?? 200, reply.json);
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': 'req_stream' });
-    for (const event of reply.sse) {
-      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-      if (res.destroyed) return;
-      res.write(`event: ${String(event['type'])}\ndata: ${JSON.stringify(event)}\n\n`);
-    }
-    if (reply.breakOff) {
-      // Let the events reach the client first.
-      await new Promise((r) => setTimeout(r, 20));
-      return res.socket?.destroy();
-    }
-    if (reply.hang) return;
-    res.end();
+  const api = await startStandInApi({
+    headers: { 'request-id': 'req_test' },
+    notFound: (path) => apiError('not_found_error', `no reply scripted for ${path}`),
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
   return {
-    baseURL: `http://127.0.0.1:${port}`,
-    calls,
+    baseURL: api.url,
+    calls: api.calls,
     reply(path, replies) {
-      queues.set(path, typeof replies === 'function' ? replies : Array.isArray(replies) ? [...replies] : [replies]);
+      if (typeof replies === 'function') api.reply(path, (call) => framed(replies(call.body)));
+      else api.reply(path, (Array.isArray(replies) ? replies : [replies]).map(framed));
     },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(() => r()));
-    },
+    close: () => api.close(),
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_test' });
-  res.end(JSON.stringify(body));
+/** A reply in Anthropic's framing: SSE events with their `event:` names. */
+function framed(reply: Reply): StandInReply {
+  if ('json' in reply) return reply;
+  const { sse, ...timing } = reply;
+  return {
+    ...timing,
+    contentType: 'text/event-stream',
+    headers: { 'request-id': 'req_stream' },
+    chunks: sse.map((e) => `event: ${String(e['type'])}\ndata: ${JSON.stringify(e)}\n\n`),
+  };
 }
 
 /** Anthropic's error body. */

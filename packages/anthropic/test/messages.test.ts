@@ -15,6 +15,16 @@ const t = setup();
 
 const TOOLS = [{ name: 'weather', description: 'Weather in a city', input_schema: { type: 'object' as const, properties: {} } }];
 
+/** API version 2026-10-21 (SDK 1.x) dropped the sampling parameters; it has `speed` and `output_config.effort`. */
+const SAMPLING = {
+  '@anthropic-ai/sdk 1.x': { speed: 'fast' as const, output_config: { effort: 'high' as const } },
+  '@anthropic-ai/sdk 0.50': { temperature: 0.2, top_p: 0.9, top_k: 40 },
+} as never as Record<string, object>;
+const SAMPLING_RECORDED: Record<string, object> = {
+  '@anthropic-ai/sdk 1.x': { speed: 'fast', effort: 'high' },
+  '@anthropic-ai/sdk 0.50': { temperature: 0.2, top_p: 0.9, top_k: 40 },
+};
+
 for (const [label, Anthropic] of SDKS) {
   describe(`messages.create (${label})`, () => {
     const client = () => observeAnthropic(new Anthropic({ apiKey: API_KEY, baseURL: t.fake.baseURL, maxRetries: 0 }));
@@ -31,9 +41,7 @@ for (const [label, Anthropic] of SDKS) {
         client().messages.create({
           model: 'claude-test',
           max_tokens: 256,
-          temperature: 0.2,
-          top_p: 0.9,
-          top_k: 40,
+          ...SAMPLING[label],
           stop_sequences: ['END'],
           thinking: { type: 'enabled', budget_tokens: 1024 },
           tool_choice: { type: 'auto' },
@@ -67,9 +75,7 @@ for (const [label, Anthropic] of SDKS) {
       expect(attr(gen, 'model.name')).toBe('claude-test-2026');
       expect(json(gen, 'model.parameters')).toEqual({
         max_tokens: 256,
-        temperature: 0.2,
-        top_p: 0.9,
-        top_k: 40,
+        ...SAMPLING_RECORDED[label],
         stop_sequences: ['END'],
         thinking: 'enabled',
         thinking_budget_tokens: 1024,

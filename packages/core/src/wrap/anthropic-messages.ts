@@ -14,7 +14,8 @@ import { mediaDataUri } from './media.js';
 
 type Dict = Record<string, unknown>;
 
-const PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'service_tier'] as const;
+/** `temperature`, `top_p` and `top_k` are gone from API version 2026-10-21 (SDK 1.x); older SDKs send them. */
+const PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'service_tier', 'speed'] as const;
 
 /** `messages.create` of the Messages API (the beta one too, under its own name). */
 export const ANTHROPIC_MESSAGES: ModelEndpoint<Dict> = {
