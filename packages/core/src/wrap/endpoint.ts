@@ -59,6 +59,4 @@ export function pick(body: Record<string, unknown>, keys: readonly string[]): Re
 }
 
 /** A plain object (not an array, not `null`). */
-export function isDict(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isDict } from '../genai/messages.js';

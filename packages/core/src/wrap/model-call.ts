@@ -59,7 +59,8 @@ export class ModelCall {
         },
         { asType: endpoint.type },
       );
-      return new ModelCall(observation, endpoint as ModelEndpoint<never>, guard, new Set(metadata ? Object.keys(metadata) : []));
+      // `new this`: a class that names itself inside its body is renamed by the bundler.
+      return new this(observation, endpoint as ModelEndpoint<never>, guard, new Set(metadata ? Object.keys(metadata) : []));
     });
   }
 
