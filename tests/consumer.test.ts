@@ -44,6 +44,7 @@ const PACKAGES: Record<string, string> = {
   '@obs/langchain': 'langchain-callback',
   '@obs/openai': 'openai',
   '@obs/mcp': 'mcp',
+  '@obs/anthropic': 'anthropic',
   '@obs/client': 'client',
   '@obs/tracing': 'tracing',
   '@obs/otel': 'otel',
@@ -326,6 +327,24 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
     },
     60_000,
   );
+
+  it('Anthropic SDK ESM: observeAnthropic from the tarball, a JSON and a streamed call as two generations under the root', async (ctx) => {
+    needsApps(ctx);
+    local.server.reset();
+    const r = await runApp(join(sdk2, 'anthropic-esm'), ['index.js']);
+    expect(r.body).toEqual({ json: 'json answer', streamed: 'streamed answer' });
+    const spans = local.server.spans().filter((s) => s.traceId === r.traceId);
+    const root = spans.find((s) => s.name === 'anthropic-app')!;
+    const generations = spans.filter((s) => s.name === 'anthropic.messages.create');
+    expect(spans).toHaveLength(3);
+    const read = (s: (typeof spans)[number], key: string) => JSON.parse(String(s.attributes[`obs.observation.${key}`]));
+    for (const g of generations) {
+      expect(g.parentSpanId).toBe(root.spanId);
+      expect(g.attributes['obs.observation.type']).toBe('generation');
+      expect(read(g, 'usage_details')).toEqual({ input: 10, input_cache_read: 4, output: 3, total: 17 });
+    }
+    expect(generations.map((g) => read(g, 'output').content).sort()).toEqual(['json answer', 'streamed answer']);
+  }, 60_000);
 
   it('ESM TypeScript (strict, skipLibCheck false): type-checks with every README example, runs, one trace with LangChain under the request', async (ctx) => {
     needsApps(ctx);

@@ -35,6 +35,7 @@ const apps = {
         '@modelcontextprotocol/sdk',
         '@modelcontextprotocol/server',
         'zod',
+        '@anthropic-ai/sdk',
         '@opentelemetry/api',
         '@opentelemetry/sdk-node',
         '@opentelemetry/sdk-trace-node',

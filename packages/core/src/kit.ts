@@ -1,8 +1,11 @@
 /**
  * `@obs/core/kit`: what obs adapters share beyond the request layers (`@obs/core/http`): the
- * guard that keeps an adapter's own bugs out of the app's requests, the SDK logger, error
- * wording, value capture and redaction, stream wrappers, the trace-attribute context, and LLM
- * calls in obs's shape (messages with normalised tool calls, usage in disjoint buckets). When
+ * model SDK wrapper kit (`observeClient` and its endpoints, followers and `ModelCall`: a
+ * provider package is a mapping file on it, see `src/wrap/README.md`), the guard that keeps an
+ * adapter's own bugs out of the app's requests, the SDK logger, error wording, value capture and
+ * redaction, the one end-once stream wrapper, the trace-attribute context, and LLM calls in
+ * obs's shape (messages with normalised tool calls, usage in disjoint buckets, media, the
+ * Anthropic Messages and OpenAI Chat Completions formats). When
  * `identify` runs and what awaits it: see `@obs/core/http`. Stable within a major for adapter
  * authors; application code uses `@obs/core`.
  *
@@ -23,6 +26,7 @@ export { DEFAULT_REDACT_KEY_SET, isRedactedKey, redact, redactKeySet } from './h
 export { contextWithAttributes, propagatedAttributesOf } from './tracing/propagation.js';
 export { activeContextFor } from './tracing/start.js';
 export type { ObserveHooks } from './tracing/observe.js';
+export { watchIterator, watchReadableStream, type StreamWatcher, type StreamEndKind } from './tracing/end-once.js';
 export {
   wrapAsyncGenerator,
   wrapReadableStream,
@@ -38,3 +42,26 @@ export {
 export { TRACES_PATH } from './export/otlp/otlp-exporter.js';
 export { usageDetails, type TokenCounts } from './genai/usage.js';
 export { toolCall, parseJsonValue, type LlmMessage, type LlmToolCall } from './genai/messages.js';
+export {
+  observeClient,
+  isObservedClient,
+  bodyMethod,
+  type ClientSpec,
+  type TracedMethod,
+  type SelectedCall,
+  type ResultFollower,
+} from './wrap/observe-client.js';
+export { ModelCall, type CallSettings, type WatchOptions } from './wrap/model-call.js';
+export { type ModelEndpoint, type CallStart, type CallResult, type StreamReader, pick, isDict } from './wrap/endpoint.js';
+export { followPromise } from './wrap/follow.js';
+export { followApiPromise } from './wrap/stainless.js';
+export { mediaDataUri } from './wrap/media.js';
+export {
+  ANTHROPIC_MESSAGES,
+  AnthropicStreamReader,
+  anthropicRequest,
+  anthropicResponse,
+  anthropicUsage,
+} from './wrap/anthropic-messages.js';
+export { OPENAI_CHAT, openAiChatMessage, openAiCost, openAiServerOf, openAiUsage } from './wrap/openai-chat.js';
+export { MessageParts } from './genai/messages.js';

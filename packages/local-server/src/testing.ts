@@ -31,6 +31,7 @@ export {
   noisePng,
   pngDataUri,
 } from './test-controls/media-fixtures.js';
+export { type StandInApi, type StandInCall, type StandInReply, startStandInApi } from './test-controls/stand-in-api.js';
 
 /** Where and with which keys to reach the server: the options `initObs` and `ObsClient` take. */
 export interface ObsConnection {

@@ -2,10 +2,9 @@
  * `embeddings.create` as one embedding observation: the model, the input text(s) and the token
  * usage. The vectors are not recorded: they are large and say nothing a reader can check.
  */
-import { type Endpoint, pick } from './endpoint.js';
-import { isDict, openAiUsage } from './usage.js';
+import { isDict, type ModelEndpoint, openAiUsage, pick } from '@obs/core/kit';
 
-export const EMBEDDINGS: Endpoint = {
+export const EMBEDDINGS: ModelEndpoint = {
   name: 'openai.embeddings.create',
   type: 'embedding',
   request(body) {

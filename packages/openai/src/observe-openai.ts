@@ -1,20 +1,25 @@
 /**
- * `observeOpenAI(client)`: every `chat.completions.create`, `responses.create` and
- * `embeddings.create` call of that client (and of the helpers built on them: `parse`, `stream`,
- * `runTools`, and clients made by `withOptions`) becomes an obs generation or embedding, nested
- * under the active observation. The client is observed in place and returned; calls keep their
- * exact return values (`APIPromise`, `Stream`).
+ * `observeOpenAI(client)`: the client to use instead of `client`, whose `chat.completions.create`,
+ * `responses.create` and `embeddings.create` calls (and the helpers built on them: `parse`,
+ * `stream`, `runTools`, and clients made by `withOptions`) become obs generations or
+ * embeddings, nested under the active observation. A mapping on `@obs/core/kit`'s
+ * `observeClient`: the client is wrapped, never changed, and calls keep their exact return
+ * values (`APIPromise`, `Stream`). The Chat Completions format is read by core's `OPENAI_CHAT`
+ * (every SDK and provider speaking it shares it); the Responses API and embeddings here.
  */
-import { context } from '@opentelemetry/api';
-import { getObsHandle, initObs } from '@obs/core';
-import { errorMessage, logger } from '@obs/core/kit';
-import { hookApiPromise, hookStream, isApiPromise, isStream } from './api-promise.js';
-import { CHAT_COMPLETIONS } from './chat.js';
+import {
+  bodyMethod,
+  type CallSettings,
+  type ClientSpec,
+  followApiPromise,
+  isDict,
+  logger,
+  OPENAI_CHAT,
+  observeClient,
+} from '@obs/core/kit';
 import { EMBEDDINGS } from './embeddings.js';
-import type { Endpoint } from './endpoint.js';
-import { type CallOptions, ModelCall } from './model-call.js';
+import { providerOf } from './provider.js';
 import { RESPONSES } from './responses.js';
-import { isDict } from './usage.js';
 
 /** Options of {@link observeOpenAI}. */
 export interface ObserveOpenAIOptions {
@@ -22,18 +27,35 @@ export interface ObserveOpenAIOptions {
   name?: string;
   /** Metadata on every observation of this client. */
   metadata?: Record<string, unknown>;
+  /**
+   * The `provider` metadata of every observation; default read from the client's base URL
+   * (`openai`, `azure`, `groq`, `openrouter`, `deepseek`, `together`, `fireworks`, `xai`,
+   * `mistral`, `google`, `ollama`) or, for a self-hosted server, its answers (`ollama`, `vllm`).
+   */
+  provider?: string;
 }
 
-/** Where a client's wrappers read their options: observing the client again replaces them. */
-const OPTIONS = Symbol.for('@obs/openai.options');
-
-type Method = (this: unknown, ...args: unknown[]) => unknown;
+const SPEC: ClientSpec = {
+  adapter: '@obs/openai',
+  methods: {
+    'chat.completions.create': bodyMethod(OPENAI_CHAT, followApiPromise),
+    'responses.create': bodyMethod(RESPONSES, followApiPromise),
+    'embeddings.create': bodyMethod(EMBEDDINGS, followApiPromise),
+  },
+  returns: { withOptions: 'self' },
+  settings(client, options: CallSettings & { provider?: string }) {
+    // The option first, then the caller's own metadata, then what the base URL says.
+    const provider = options.provider ?? options.metadata?.['provider'] ?? providerOf(client);
+    return { name: options.name, metadata: provider === undefined ? options.metadata : { ...options.metadata, provider } };
+  },
+};
 
 /**
- * Observes an OpenAI client (`new OpenAI()`, `new AzureOpenAI()`, or any client of the `openai`
- * package) in place and returns it. Its first call starts obs (`initObs()`) if nothing has yet:
- * a client made at import time, before the app's own `initObs(options)`, still traces with the
- * app's options. Never throws: a client it cannot read is returned as it is, with one warning.
+ * Returns `client` (`new OpenAI()`, `new AzureOpenAI()`, or any client of the `openai` package,
+ * pointed at OpenAI or at an OpenAI-compatible API) observed; `client` itself stays as it was.
+ * The first call starts obs (`initObs()`) if nothing has yet: a client made at import time,
+ * before the app's own `initObs(options)`, still traces with the app's options. Never throws: a
+ * client it cannot read is returned as it is, with one warning.
  *
  * @example
  * ```ts
@@ -41,82 +63,11 @@ type Method = (this: unknown, ...args: unknown[]) => unknown;
  * ```
  */
 export function observeOpenAI<T extends object>(client: T, options: ObserveOpenAIOptions = {}): T {
-  try {
-    const target = client as Record<string | symbol, unknown>;
-    const holder = target[OPTIONS] as { options: CallOptions } | undefined;
-    if (holder) {
-      holder.options = options;
-      return client;
-    }
-    const own = { options: options as CallOptions };
-    const chat = target['chat'];
-    const observed = [
-      wrapCreate(isDict(chat) ? chat['completions'] : undefined, CHAT_COMPLETIONS, own),
-      wrapCreate(target['responses'], RESPONSES, own),
-      wrapCreate(target['embeddings'], EMBEDDINGS, own),
-    ].filter(Boolean).length;
-    if (observed === 0) {
-      logger.warn('observeOpenAI: this is not an OpenAI client (no chat.completions, responses or embeddings); left as it is');
-      return client;
-    }
-    Object.defineProperty(target, OPTIONS, { value: own, enumerable: false });
-    const withOptions = target['withOptions'];
-    if (typeof withOptions === 'function') {
-      target['withOptions'] = function (this: unknown, ...args: unknown[]) {
-        const derived = (withOptions as Method).apply(this, args);
-        return typeof derived === 'object' && derived !== null ? observeOpenAI(derived, own.options) : derived;
-      };
-    }
-  } catch (err) {
-    logger.warn(`observeOpenAI: ${errorMessage(err)}; the client is left unobserved`);
+  const c = client as Record<string, unknown>;
+  const chat = c['chat'];
+  if (!(isDict(chat) && isDict(chat['completions'])) && !isDict(c['responses']) && !isDict(c['embeddings'])) {
+    logger.warn('observeOpenAI: this is not an OpenAI client (no chat.completions, responses or embeddings); left as it is');
+    return client;
   }
-  return client;
-}
-
-/** Replaces `resource.create` with a traced one; false when there is none. */
-function wrapCreate(resource: unknown, endpoint: Endpoint, holder: { options: CallOptions }): boolean {
-  if (typeof resource !== 'object' || resource === null) return false;
-  const r = resource as Record<string, unknown>;
-  const original = r['create'];
-  if (typeof original !== 'function') return false;
-  r['create'] = function create(this: unknown, ...args: unknown[]) {
-    return tracedCall(original as Method, this, args, endpoint, holder.options);
-  };
-  return true;
-}
-
-function tracedCall(original: Method, self: unknown, args: unknown[], endpoint: Endpoint, options: CallOptions): unknown {
-  const body = args[0];
-  let call: ModelCall | undefined;
-  try {
-    getObsHandle() ?? initObs();
-    if (isDict(body)) call = ModelCall.start(endpoint, body, options);
-  } catch (err) {
-    logger.warn(`@obs/openai: ${endpoint.name} not observed: ${errorMessage(err)}`);
-  }
-  if (!call) return original.apply(self, args);
-  const started = call;
-  let result: unknown;
-  try {
-    result = context.with(started.context(), () => original.apply(self, args));
-  } catch (err) {
-    started.fail(err);
-    throw err;
-  }
-  const streaming = (body as Record<string, unknown>)['stream'] === true;
-  let seen = false;
-  const parsed = (value: unknown) => {
-    // The SDK's own helpers can hand the same value through two hooks: read it once.
-    if (seen) return value;
-    seen = true;
-    if (streaming && isStream(value)) hookStream(value, (it) => started.observeStream(it));
-    else started.finish(value);
-    return value;
-  };
-  if (isApiPromise(result)) hookApiPromise(result, { parsed, failed: (err) => started.fail(err), raw: () => started.raw() });
-  else if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
-    // Not an APIPromise (a mocked client): observe its settlement alongside the caller.
-    (result as PromiseLike<unknown>).then(parsed, (err: unknown) => started.fail(err));
-  } else parsed(result);
-  return result;
+  return observeClient(client, SPEC, options);
 }

@@ -5,9 +5,17 @@
  * `response.completed` event (its text deltas until then). An `incomplete` response is a
  * WARNING, a `failed` one an ERROR.
  */
-import { type LlmToolCall, toolCall } from '@obs/core/kit';
-import { type CallResult, type Endpoint, pick, type StreamReader } from './endpoint.js';
-import { isDict, openAiUsage } from './usage.js';
+import {
+  type CallResult,
+  isDict,
+  type LlmToolCall,
+  type ModelEndpoint,
+  openAiCost,
+  openAiUsage,
+  pick,
+  type StreamReader,
+  toolCall,
+} from '@obs/core/kit';
 
 const PARAMETERS = [
   'temperature',
@@ -24,7 +32,7 @@ const PARAMETERS = [
 /** Events that end a response stream, with the response in them. */
 const FINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
-export const RESPONSES: Endpoint = {
+export const RESPONSES: ModelEndpoint = {
   name: 'openai.responses.create',
   type: 'generation',
   request(body) {
@@ -78,6 +86,7 @@ function readResponse(response: unknown): CallResult {
     model: response['model'],
     output: outputMessage(response['output']),
     usageDetails: openAiUsage(response['usage']),
+    costDetails: openAiCost(response['usage']),
   };
   if (response['status'] === 'incomplete') {
     const reason = isDict(response['incomplete_details']) ? response['incomplete_details']['reason'] : undefined;

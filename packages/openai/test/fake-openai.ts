@@ -3,9 +3,7 @@
  * and `/v1/embeddings` answer JSON or server-sent events, as each test scripts them; every
  * request is recorded (path, headers, body).
  */
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type StandInCall, type StandInReply, startStandInApi } from '@obs/local-server/testing';
 
 /** One answer: a JSON body (with a status), or SSE events (`data:` lines, then `[DONE]` unless `done: false`). */
 export type Reply =
@@ -22,11 +20,7 @@ export type Reply =
       breakOff?: boolean;
     };
 
-export interface RecordedCall {
-  path: string;
-  headers: IncomingMessage['headers'];
-  body: Record<string, unknown>;
-}
+export type RecordedCall = StandInCall;
 
 export interface FakeOpenAI {
   baseURL: string;
@@ -37,53 +31,31 @@ export interface FakeOpenAI {
 }
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const queues = new Map<string, Reply[]>();
-  const calls: RecordedCall[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const path = (req.url ?? '').replace(/^\/v1/, '');
-    const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-    calls.push({ path, headers: req.headers, body });
-    const queue = queues.get(path);
-    const reply = queue && queue.length > 1 ? queue.shift()! : queue?.[0];
-    if (!reply) return send(res, 404, { error: { message: `no reply scripted for ${path}`, type: 'invalid_request_error' } });
-    if ('json' in reply) return send(res, reply.status ?? 200, reply.json);
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    for (const event of reply.sse) {
-      if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-      if (res.destroyed) return;
-      const type = typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
-      res.write(`${typeof type === 'string' ? `event: ${type}\n` : ''}data: ${JSON.stringify(event)}\n\n`);
-    }
-    if (reply.breakOff) {
-      // Let the events reach the client first.
-      await new Promise((r) => setTimeout(r, 20));
-      return res.socket?.destroy();
-    }
-    if (reply.hang) return;
-    if (reply.done !== false) res.write('data: [DONE]\n\n');
-    res.end();
+  const api = await startStandInApi({
+    headers: { 'x-request-id': 'req_test' },
+    notFound: (path) => ({ error: { message: `no reply scripted for ${path}`, type: 'invalid_request_error' } }),
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    calls,
+    baseURL: `${api.url}/v1`,
+    calls: api.calls,
+    // The tests name paths below /v1.
     reply(path, replies) {
-      queues.set(path, Array.isArray(replies) ? [...replies] : [replies]);
+      api.reply(`/v1${path}`, (Array.isArray(replies) ? replies : [replies]).map(framed));
     },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(() => r()));
-    },
+    close: () => api.close(),
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_test' });
-  res.end(JSON.stringify(body));
+/** A reply in OpenAI's framing: `data:` lines (with `event:` for typed Responses events), then `[DONE]`. */
+function framed(reply: Reply): StandInReply {
+  if ('json' in reply) return reply;
+  const { sse, done, ...timing } = reply;
+  const chunks = sse.map((event) => {
+    const type = typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
+    return `${typeof type === 'string' ? `event: ${type}\n` : ''}data: ${JSON.stringify(event)}\n\n`;
+  });
+  if (done !== false && !timing.hang && !timing.breakOff) chunks.push('data: [DONE]\n\n');
+  return { ...timing, contentType: 'text/event-stream', chunks };
 }
 
 /** A chat completion with the given message and usage. */

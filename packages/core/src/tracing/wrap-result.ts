@@ -1,7 +1,13 @@
-import { context, type Context } from '@opentelemetry/api';
+/**
+ * What `observe` does with a result that streams: async generators and `ReadableStream`s are
+ * followed with the one end-once wrapper (`end-once.ts`), their items collected (capped) for the
+ * observation's output, which ends once with how the stream ended.
+ */
+import type { Context } from '@opentelemetry/api';
 import { TextCapture } from '../util/capture.js';
 import type { ObsObservation } from './observation.js';
 import { recordErrorOnSpan } from './record-error.js';
+import { type StreamWatcher, watchIterator, watchReadableStream } from './end-once.js';
 
 /** Default cap on what a streamed result keeps for the observation's output. */
 export const DEFAULT_STREAM_CAPTURE_CHARS = 1_000_000;
@@ -36,36 +42,7 @@ export function wrapAsyncGenerator<T>(
   onEnd: StreamEnd,
   maxChars = DEFAULT_STREAM_CAPTURE_CHARS,
 ): AsyncGenerator<T> {
-  const collected = maxChars > 0 ? new StreamCollector(maxChars) : undefined;
-  let ended = false;
-  const finish = (how: 'done' | 'error' | 'cancelled', error?: unknown) => {
-    if (ended) return;
-    ended = true;
-    onEnd(collected?.value(), how, error);
-  };
-  const step = async (op: () => Promise<IteratorResult<T>>, how: 'done' | 'cancelled'): Promise<IteratorResult<T>> => {
-    try {
-      const r = await context.with(ctx, op);
-      if (r.done) finish(how);
-      else collected?.push(r.value);
-      return r;
-    } catch (err) {
-      finish('error', err);
-      throw err;
-    }
-  };
-  const wrapped: AsyncGenerator<T> = {
-    next: (...args: [] | [unknown]) => step(() => source.next(...args), 'done'),
-    return: (value?: unknown) => step(() => source.return(value as T), 'cancelled'),
-    throw: (err?: unknown) => step(() => source.throw(err), 'done'),
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    [Symbol.asyncDispose]: async () => {
-      await wrapped.return(undefined);
-    },
-  } as AsyncGenerator<T>;
-  return wrapped;
+  return watchIterator(source, collectingWatcher(onEnd, maxChars), ctx);
 }
 
 /**
@@ -78,35 +55,16 @@ export function wrapReadableStream<T>(
   onEnd: StreamEnd,
   maxChars = DEFAULT_STREAM_CAPTURE_CHARS,
 ): ReadableStream<T> {
-  const reader = source.getReader();
+  return watchReadableStream(source, collectingWatcher(onEnd, maxChars));
+}
+
+/** A watcher that collects the items (up to `maxChars`) and hands them to `onEnd`. */
+function collectingWatcher<T>(onEnd: StreamEnd, maxChars: number): StreamWatcher<T> {
   const collected = maxChars > 0 ? new StreamCollector(maxChars) : undefined;
-  let ended = false;
-  const finish = (how: 'done' | 'error' | 'cancelled', error?: unknown) => {
-    if (ended) return;
-    ended = true;
-    onEnd(collected?.value(), how, error);
+  return {
+    item: collected ? (value) => collected.push(value) : undefined,
+    end: (how, error) => onEnd(collected?.value(), how, error),
   };
-  return new ReadableStream<T>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          finish('done');
-          controller.close();
-          return;
-        }
-        collected?.push(value);
-        controller.enqueue(value);
-      } catch (err) {
-        finish('error', err);
-        controller.error(err);
-      }
-    },
-    cancel(reason) {
-      finish('cancelled', reason);
-      return reader.cancel(reason);
-    },
-  });
 }
 
 /** How an error thrown by observed code is recorded (adapters may soften client errors). */

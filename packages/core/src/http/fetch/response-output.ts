@@ -1,4 +1,10 @@
-import { context, type Context } from '@opentelemetry/api';
+/**
+ * A fetch response passed on as it streams: the same status and headers, its body followed by
+ * the one end-once wrapper (`tracing/end-once.ts`) so the request's observation hears its text
+ * and how it ended, with nothing buffered or read ahead.
+ */
+import type { Context } from '@opentelemetry/api';
+import { watchReadableStream } from '../../tracing/end-once.js';
 import { describeBinary, isTextContentType } from '../capture-value.js';
 
 /** How a response body ended. */
@@ -45,45 +51,21 @@ function passThrough(
   contentType: string | undefined,
   observer: BodyObserver,
 ): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
   const text = isTextContentType(contentType);
   let bytes = 0;
-  let started = false;
-  let ended = false;
-  const end = (how: BodyEnd, error?: unknown) => {
-    if (ended) return;
-    ended = true;
-    if (!text) observer.binary(describeBinary(bytes, contentType));
-    observer.end(how, error);
-  };
-  return new ReadableStream<Uint8Array>(
+  return watchReadableStream(
+    source,
     {
-      async pull(controller) {
-        if (!started) {
-          started = true;
-          observer.start?.();
-        }
-        try {
-          const { done, value } = await context.with(ctx, () => reader.read());
-          if (done) {
-            end('done');
-            controller.close();
-            return;
-          }
-          if (text) observer.chunk(value, contentType);
-          else bytes += value?.byteLength ?? 0;
-          controller.enqueue(value);
-        } catch (err) {
-          end('error', err);
-          controller.error(err);
-        }
+      start: () => observer.start?.(),
+      item(value) {
+        if (text) observer.chunk(value, contentType);
+        else bytes += value?.byteLength ?? 0;
       },
-      cancel(reason) {
-        end('cancelled', reason);
-        return reader.cancel(reason);
+      end(how, error) {
+        if (!text) observer.binary(describeBinary(bytes, contentType));
+        observer.end(how, error);
       },
     },
-    // No read-ahead: a chunk is pulled from the source only when the client side asks for one.
-    { highWaterMark: 0 },
+    ctx,
   );
 }

@@ -1,11 +1,20 @@
 /**
- * `chat.completions.create` as a generation: the request's messages (normalised to obs's
- * `{ role, content, tool_calls: [{ id, name, args }] }`), its sampling parameters, and the
- * answer, from the completion or assembled from the stream's deltas.
+ * OpenAI's Chat Completions format as obs reads it, for every client that speaks it (the
+ * `openai` SDK against OpenAI or any OpenAI-compatible API, and SDKs generated alike): the
+ * request's messages in obs's shape (`{ role, content, tool_calls: [{ id, name, args }] }`), its
+ * sampling parameters, the answer from the completion or assembled from the stream's deltas, and
+ * usage in disjoint buckets. OpenAI counts cached input, audio and reasoning inside its totals;
+ * obs moves them out (`input_cache_read`, `input_audio`, `output_reasoning`, ...). Compatible
+ * providers' own fields are read where they differ: DeepSeek's `prompt_cache_hit_tokens`, a
+ * top-level `cached_tokens` (Moonshot), OpenRouter's `cache_write_tokens` and `cost`, xAI's
+ * `image_tokens`, Groq's streamed `x_groq.usage`, `reasoning_content` (DeepSeek, vLLM); a
+ * self-hosted server is named by its answers (Ollama's `fp_ollama`, the fields only vLLM adds).
  */
-import { type LlmMessage, toolCall } from '@obs/core/kit';
-import { type CallResult, type Endpoint, pick, type StreamReader } from './endpoint.js';
-import { isDict, openAiUsage } from './usage.js';
+import { type LlmMessage, toolCall } from '../genai/messages.js';
+import { usageDetails } from '../genai/usage.js';
+import { type CallResult, isDict, type ModelEndpoint, pick, type StreamReader } from './endpoint.js';
+
+type Dict = Record<string, unknown>;
 
 const PARAMETERS = [
   'temperature',
@@ -28,7 +37,7 @@ const PARAMETERS = [
   'stream',
 ] as const;
 
-export const CHAT_COMPLETIONS: Endpoint = {
+export const OPENAI_CHAT: ModelEndpoint = {
   name: 'openai.chat.completions.create',
   type: 'generation',
   request(body) {
@@ -43,7 +52,7 @@ export const CHAT_COMPLETIONS: Endpoint = {
     if (Array.isArray(body['tools'])) metadata['tools'] = body['tools'];
     return {
       model: body['model'],
-      input: Array.isArray(body['messages']) ? body['messages'].map(chatMessage) : body['messages'],
+      input: Array.isArray(body['messages']) ? body['messages'].map(openAiChatMessage) : body['messages'],
       modelParameters: parameters,
       metadata,
     };
@@ -51,18 +60,21 @@ export const CHAT_COMPLETIONS: Endpoint = {
   response(completion) {
     if (!isDict(completion)) return { output: completion };
     const choices = Array.isArray(completion['choices']) ? completion['choices'] : [];
-    const messages = choices.map((c) => chatMessage(isDict(c) ? c['message'] : c));
+    const messages = choices.map((c) => openAiChatMessage(isDict(c) ? c['message'] : c));
+    const provider = openAiServerOf(completion);
     return {
       model: completion['model'],
       output: messages.length === 1 ? messages[0] : messages,
       usageDetails: openAiUsage(completion['usage']),
+      costDetails: openAiCost(completion['usage']),
+      metadata: provider ? { provider } : undefined,
     };
   },
   stream: () => new ChatStreamReader(),
 };
 
 /** An OpenAI chat message (request or response) in obs's shape. */
-export function chatMessage(m: unknown): unknown {
+export function openAiChatMessage(m: unknown): unknown {
   if (!isDict(m)) return m;
   const out: LlmMessage & Record<string, unknown> = { role: m['role'], content: m['content'] ?? '' };
   const calls = Array.isArray(m['tool_calls']) ? m['tool_calls'].filter(isDict).map(chatToolCall) : [];
@@ -98,11 +110,15 @@ class ChatStreamReader implements StreamReader {
   private readonly choices = new Map<number, ChoiceState>();
   private model: unknown;
   private usage: unknown;
+  private provider: string | undefined;
 
   read(chunk: unknown): boolean {
     if (!isDict(chunk)) return false;
     if (chunk['model'] !== undefined) this.model = chunk['model'];
+    this.provider ??= openAiServerOf(chunk);
     if (isDict(chunk['usage'])) this.usage = chunk['usage'];
+    // Groq sends a stream's usage in its own extension.
+    else if (isDict(chunk['x_groq']) && isDict(chunk['x_groq']['usage'])) this.usage ??= chunk['x_groq']['usage'];
     let output = false;
     if (!Array.isArray(chunk['choices'])) return false;
     for (const c of chunk['choices']) {
@@ -134,7 +150,7 @@ class ChatStreamReader implements StreamReader {
 
   result(): CallResult & { finished: boolean } {
     const messages = [...this.choices.values()].map((s) =>
-      chatMessage({
+      openAiChatMessage({
         role: s.role ?? 'assistant',
         content: s.content.join(''),
         refusal: s.refusal.length > 0 ? s.refusal.join('') : undefined,
@@ -146,6 +162,8 @@ class ChatStreamReader implements StreamReader {
       model: this.model,
       output: messages.length === 0 ? undefined : messages.length === 1 ? messages[0] : messages,
       usageDetails: openAiUsage(this.usage),
+      costDetails: openAiCost(this.usage),
+      metadata: this.provider ? { provider: this.provider } : undefined,
       finished: this.choices.size > 0 && [...this.choices.values()].every((s) => s.finished),
     };
   }
@@ -162,4 +180,45 @@ function append(parts: string[], v: unknown): boolean {
   if (typeof v !== 'string' || v === '') return false;
   parts.push(v);
   return true;
+}
+
+/** `usage_details` of any OpenAI usage object; `undefined` when there is none. */
+export function openAiUsage(usage: unknown): Record<string, number> | undefined {
+  if (!isDict(usage)) return undefined;
+  // Both APIs name the details after their totals: `prompt_tokens_details`, `input_tokens_details`, ...
+  const responses = 'input_tokens' in usage || 'output_tokens' in usage;
+  const input = responses ? 'input_tokens' : 'prompt_tokens';
+  const output = responses ? 'output_tokens' : 'completion_tokens';
+  const inDetails = dict(usage[`${input}_details`]);
+  const outDetails = dict(usage[`${output}_details`]);
+  return usageDetails({
+    input: usage[input],
+    output: usage[output],
+    total: usage['total_tokens'],
+    inputParts: {
+      cache_read: inDetails['cached_tokens'] ?? usage['prompt_cache_hit_tokens'] ?? usage['cached_tokens'],
+      cache_write: inDetails['cache_write_tokens'],
+      audio: inDetails['audio_tokens'],
+      image: inDetails['image_tokens'],
+    },
+    outputParts: { reasoning: outDetails['reasoning_tokens'], audio: outDetails['audio_tokens'] },
+  });
+}
+
+/** `cost_details` of a provider that prices the call in its usage (OpenRouter's `cost`). */
+export function openAiCost(usage: unknown): Record<string, number> | undefined {
+  const cost = isDict(usage) ? usage['cost'] : undefined;
+  return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { total: cost } : undefined;
+}
+
+function dict(v: unknown): Dict {
+  return isDict(v) ? v : {};
+}
+
+/** The self-hosted server an answer (a completion or a chunk) comes from, when it says: `ollama`, `vllm`. */
+export function openAiServerOf(value: unknown): string | undefined {
+  if (!isDict(value)) return undefined;
+  if (value['system_fingerprint'] === 'fp_ollama') return 'ollama';
+  if ('prompt_logprobs' in value || 'kv_transfer_params' in value || 'prompt_token_ids' in value) return 'vllm';
+  return undefined;
 }

@@ -1,0 +1,43 @@
+// The provider APIs the bench calls and the peers' collectors, in their own process so that
+// answering costs the measured processes nothing. Each provider file's `routes` gives a path's
+// fixed answer, as JSON or as its streaming body (the request says which). Every other request is
+// a peer's export (Sentry's envelopes, LangSmith's runs): answered `{}` and counted by sink.
+// Sends { port } over IPC; answers 'stats' with { sinks: { name: requests } }; 'close' ends it.
+import { createServer } from 'node:http';
+import { PROVIDERS } from './providers.mjs';
+
+const routes = new Map();
+for (const name of Object.keys(PROVIDERS)) {
+  const provider = await import(`./${name}.mjs`);
+  for (const [path, answer] of Object.entries(provider.routes)) routes.set(path, answer);
+}
+const sinks = new Map();
+const sinkOf = (path) => (path.includes('/envelope') ? 'sentry' : path.includes('/runs') ? 'langsmith' : 'other');
+
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    const path = (req.url ?? '').split('?')[0];
+    const route = routes.get(path);
+    if (!route) {
+      sinks.set(sinkOf(path), (sinks.get(sinkOf(path)) ?? 0) + 1);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{}');
+    }
+    // Every streaming request asks with a top-level `"stream":true` (or the provider's own marker).
+    if (route.stream && route.isStream(body, path)) {
+      res.writeHead(200, { 'content-type': route.stream.contentType });
+      res.end(route.stream.body);
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_bench' });
+      res.end(route.json);
+    }
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+process.on('message', (msg) => {
+  if (msg === 'stats') process.send({ sinks: Object.fromEntries(sinks) });
+  if (msg === 'close') server.close(() => process.exit(0));
+});

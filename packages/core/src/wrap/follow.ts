@@ -1,0 +1,35 @@
+/**
+ * Followers for results that are plain values, Promises, or async iterables (a generator, or a
+ * Promise of one): `followPromise` ends the call with the value, or, when the call streams,
+ * hands the caller the stream watched (a new async generator with the same items). An SDK whose
+ * stream object has an API of its own (`tee()`, `controller`) needs a follower that keeps that
+ * object and hooks it in place instead, as `followApiPromise` does (`stainless.ts`).
+ */
+import type { ModelCall } from './model-call.js';
+import type { ResultFollower } from './observe-client.js';
+
+/** Follows a value, a Promise of one, or (when streaming) an async iterable or a Promise of one. */
+export const followPromise: ResultFollower = (call, result, streaming) => {
+  if (!isThenable(result)) return settle(call, result, streaming);
+  return Promise.resolve(result).then(
+    (value) => settle(call, value, streaming),
+    (err: unknown) => {
+      call.fail(err);
+      throw err;
+    },
+  );
+};
+
+function settle(call: ModelCall, value: unknown, streaming: boolean): unknown {
+  if (streaming && isAsyncIterable(value)) return call.watchIterable(value);
+  call.finish(value);
+  return value;
+}
+
+export function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as PromiseLike<unknown>).then === 'function';
+}
+
+export function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+}
