@@ -119,8 +119,8 @@ export class FreezeHarness {
     const started = Date.now();
     let signalled = false;
     while (!this.isStopped()) {
-      // A process that freezes itself is stopped within a moment of saying so.
-      if (!signalled && Date.now() - started > 20) {
+      // A process that freezes itself is stopped within a moment of saying so; an attached one is stopped at once.
+      if (!signalled && (!this.child || Date.now() - started > 20)) {
         process.kill(this.pid, 'SIGSTOP');
         signalled = true;
       }
