@@ -7,7 +7,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { bodyParser } from '@koa/bodyparser';
-import Router from '@koa/router';
+import Router, { type RouterMiddleware } from '@koa/router';
 import { startActiveObservation } from '@obs/core';
 import type Koa from 'koa';
 
@@ -29,7 +29,7 @@ export function routes(app: Koa): void {
 
   const api = new Router({ prefix: '/api' });
   // Route-level auth: a 401 unless someone is signed in.
-  const signedIn: Router.Middleware = async (ctx, next) => {
+  const signedIn: RouterMiddleware = async (ctx, next) => {
     if (!ctx.state.user) ctx.throw(401, 'who are you?');
     await next();
   };

@@ -56,7 +56,7 @@ function onlyTrace(count: number): { root: DecodedSpan; all: DecodedSpan[] } {
 const json = (v: unknown) => JSON.parse(v as string) as unknown;
 
 const chat = wrapHandler(
-  async (event: APIGatewayProxyEventV2WithJWTAuthorizer): Promise<APIGatewayProxyResultV2> => {
+  async (event: APIGatewayProxyEventV2WithJWTAuthorizer, _context: Context): Promise<APIGatewayProxyResultV2> => {
     const { message } = JSON.parse(event.body ?? '{}') as { message: string };
     if (message === 'crash') throw new Error('model unavailable');
     if (message === 'busy') return { statusCode: 503, body: 'try later' };
@@ -126,7 +126,7 @@ describe('HTTP triggers', () => {
   });
 
   it('REST v1: named by method and resource, a base64 form body parsed, the caller’s traceparent continued', async () => {
-    const handler = wrapHandler(async () => ({ statusCode: 201, body: 'created' }));
+    const handler = wrapHandler(async (_event: unknown, _context: Context) => ({ statusCode: 201, body: 'created' }));
     await handler(restApiEvent('POST', '/orders/{id}', '/orders/12', 'item=book&qty=2', true), lambdaContext('req-5'));
     const { root } = onlyTrace(1);
     expect(root.name).toBe('POST /orders/{id}');
@@ -137,7 +137,7 @@ describe('HTTP triggers', () => {
   });
 
   it('a function URL and a load balancer: `METHOD path`; no body records the query', async () => {
-    const handler = wrapHandler(async (event: { rawPath?: string; path?: string }) => ({
+    const handler = wrapHandler(async (event: { rawPath?: string; path?: string }, _context: Context) => ({
       statusCode: 200,
       body: `at ${event.rawPath ?? event.path}`,
     }));
@@ -155,7 +155,7 @@ describe('HTTP triggers', () => {
   });
 
   it('an HTTP API result without a status code is the body of a 200, recorded as the value; health checks are not traced', async () => {
-    const handler = wrapHandler(async () => ({ answer: 42 }));
+    const handler = wrapHandler(async (_event: unknown, _context: Context) => ({ answer: 42 }));
     const result = await handler(httpApiEvent('GET /answer', '/answer'), lambdaContext('req-8'));
     expect(result).toEqual({ answer: 42 });
     const { root } = onlyTrace(1);
@@ -170,7 +170,7 @@ describe('HTTP triggers', () => {
 describe('event triggers', () => {
   it('SQS: `sqs <queue>`, one child per message with its parsed body, the failures of a partial batch response marked', async () => {
     const handler = wrapHandler(
-      async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      async (event: SQSEvent, _context: Context): Promise<SQSBatchResponse> => {
         for (const record of event.Records) await answer(record.body);
         return { batchItemFailures: [{ itemIdentifier: 'msg-1' }] };
       },
@@ -203,7 +203,7 @@ describe('event triggers', () => {
     ['a schedule', eventBridgeEvent('Scheduled Event', {}, 'aws.events'), 'eventbridge Scheduled Event', [], 'timer'],
     ['anything else', { task: 'reindex' }, 'chat-fn', [], 'other'],
   ])('%s: named from the event, one child per record', async (_what, event, name, children, trigger) => {
-    const handler = wrapHandler(async () => 'done');
+    const handler = wrapHandler(async (_event: unknown, _context: Context) => 'done');
     await handler(event, lambdaContext('req-11'));
     const { root, all } = onlyTrace(1 + children.length);
     expect(root.name).toBe(name);
@@ -242,7 +242,7 @@ describe('handler styles and delivery', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     local.server.injectFault({ path: '/api/public/otel/v1/traces', delayMs: 1500, durationMs: 5000 });
     try {
-      const handler = wrapHandler(async () => answer('late'), { flushMarginMs: 500 });
+      const handler = wrapHandler(async (_event: unknown, _context: Context) => answer('late'), { flushMarginMs: 500 });
       const started = performance.now();
       await handler({ task: 'slow export' }, lambdaContext('req-14', 800));
       const ms = performance.now() - started;
