@@ -2,10 +2,13 @@
 import { wrapHandler } from '@obs/lambda';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Handler, SQSHandler, StreamifyHandler } from 'aws-lambda';
 
-export const typed: Handler<APIGatewayProxyEventV2, APIGatewayProxyResultV2> = wrapHandler(async (event) => ({ statusCode: 200, body: event.rawPath }), {
-  identify: (event) => ({ userId: event.headers['x-user'] }),
-  captureOutput: (body, result) => ({ body, result }),
-});
+export const typed: Handler<APIGatewayProxyEventV2, APIGatewayProxyResultV2> = wrapHandler(
+  async (event) => ({ statusCode: 200, body: event.rawPath }),
+  {
+    identify: (event) => ({ userId: event.headers['x-user'] }),
+    captureOutput: (body, result) => ({ body, result }),
+  },
+);
 export const sqs: SQSHandler = wrapHandler(async (event) => {
   for (const r of event.Records) void r.body;
 });

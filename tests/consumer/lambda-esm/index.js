@@ -21,7 +21,12 @@ const event = {
   rawPath: '/chat/1',
   rawQueryString: '',
   headers: { 'content-type': 'application/json', 'x-user': 'lambda-user' },
-  requestContext: { domainName: 'api.example.com', http: { method: 'POST', path: '/chat/1' }, requestId: 'gw-1', routeKey: 'POST /chat/{id}' },
+  requestContext: {
+    domainName: 'api.example.com',
+    http: { method: 'POST', path: '/chat/1' },
+    requestId: 'gw-1',
+    routeKey: 'POST /chat/{id}',
+  },
   body: JSON.stringify({ question: 'hi' }),
   isBase64Encoded: false,
 };
