@@ -4,6 +4,7 @@
  * delivered by the invocation itself. Every trigger's naming, input and output, identify on every
  * span, the error and status rules, one child per record, callback handlers, the delivery bound.
  */
+import { Writable } from 'node:stream';
 import { initObs, startActiveObservation } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
@@ -236,6 +237,29 @@ describe('handler styles and delivery', () => {
     expect((failed.args[0] as Error).message).toBe('negative');
     expect(failed.delivered).toBe(2);
     expect(onlyTrace(2).root.attributes['obs.observation.level']).toBe('ERROR');
+  });
+
+  it('a streaming handler wrapped after `streamifyResponse`: the runtime still sees it streaming; a binary stream is described by its size', async () => {
+    const STREAMING = Symbol.for('aws.lambda.runtime.handler.streaming');
+    const streaming = Object.assign(
+      async (_event: unknown, stream: Writable & { setContentType(type: string): void }, _context: Context) => {
+        stream.setContentType('image/png');
+        stream.write(Buffer.alloc(700));
+        stream.end(Buffer.alloc(324));
+      },
+      { [STREAMING]: 'response' },
+    );
+    const handler = wrapHandler(streaming);
+    expect((handler as unknown as Record<symbol, unknown>)[STREAMING]).toBe('response');
+    const received: Buffer[] = [];
+    const stream = Object.assign(new Writable({ write: (chunk: Buffer, _e, cb) => (received.push(chunk), cb()) }), {
+      setContentType: () => undefined,
+    });
+    await handler(functionUrlEvent('GET', '/image'), stream, lambdaContext('req-15'));
+    expect(Buffer.concat(received)).toHaveLength(1024);
+    const { root } = onlyTrace(1);
+    expect(root.name).toBe('GET /image');
+    expect(root.attributes['obs.observation.output']).toBe('[binary 1024 bytes, image/png]');
   });
 
   it('the delivery wait ends before the function’s timeout, less the margin: one line says what is left, which arrives later', async () => {
