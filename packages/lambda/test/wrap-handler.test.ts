@@ -252,9 +252,17 @@ describe('handler styles and delivery', () => {
     const handler = wrapHandler(streaming);
     expect((handler as unknown as Record<symbol, unknown>)[STREAMING]).toBe('response');
     const received: Buffer[] = [];
-    const stream = Object.assign(new Writable({ write: (chunk: Buffer, _e, cb) => (received.push(chunk), cb()) }), {
-      setContentType: () => undefined,
-    });
+    const stream = Object.assign(
+      new Writable({
+        write(chunk: Buffer, _encoding, cb) {
+          received.push(chunk);
+          cb();
+        },
+      }),
+      {
+        setContentType: () => undefined,
+      },
+    );
     await handler(functionUrlEvent('GET', '/image'), stream, lambdaContext('req-15'));
     expect(Buffer.concat(received)).toHaveLength(1024);
     const { root } = onlyTrace(1);
