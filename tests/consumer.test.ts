@@ -220,7 +220,7 @@ beforeAll(async () => {
 // timeout on a busy machine; it proves nothing, so it may take its time.
 afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
-}, 180_000);
+}, 600_000);
 
 describe('the packed packages', () => {
   it('every tarball ships README, LICENSE, package.json and dist, no source maps', () => {
