@@ -3,7 +3,7 @@
  * tarballs are installed into two fresh apps outside the workspace, each with a committed lockfile
  * for everything else (tests/consumer/update-locks.mjs writes them): one on OpenTelemetry's SDK 2
  * line (`@opentelemetry/api` 1.9; an Express CommonJS app, an ESM TypeScript app under `strict`, a
- * Nest CLI-style CommonJS build, Fastify and Hono ESM apps) and one on the SDK 3 line (`@opentelemetry/api` 1.10, NodeSDK
+ * Nest CLI-style CommonJS build, Fastify, Hono, Koa and Lambda ESM apps) and one on the SDK 3 line (`@opentelemetry/api` 1.10, NodeSDK
  * with http + express instrumentations). Each install has no ERESOLVE warning, `npm ls` exits 0, and
  * obs adds no second copy of any OpenTelemetry package. The apps are type-checked with
  * `skipLibCheck: false`, run against the local obs server, and their traces asserted; the SDK 3
@@ -39,6 +39,8 @@ const PACKAGES: Record<string, string> = {
   '@obs/express': 'express',
   '@obs/fastify': 'fastify',
   '@obs/hono': 'hono',
+  '@obs/koa': 'koa',
+  '@obs/lambda': 'lambda',
   '@obs/nest': 'nest',
   '@obs/next': 'next',
   '@obs/langchain': 'langchain-callback',
@@ -224,7 +226,7 @@ beforeAll(async () => {
 // timeout on a busy machine; it proves nothing, so it may take its time.
 afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
-}, 180_000);
+}, 600_000);
 
 describe('the packed packages', () => {
   it('every tarball ships README, LICENSE, package.json and dist, no source maps', () => {
@@ -310,6 +312,9 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
   it.for([
     ['Fastify', 'fastify-esm', 'POST /chat/:id', 'fastify'],
     ['Hono on @hono/node-server', 'hono-esm', 'POST /chat/:id', 'hono'],
+    ['Koa with @koa/router', 'koa-esm', 'POST /chat/:id', 'koa'],
+    // The process exits right after the invocation, with no flush: what arrived, the invocation delivered.
+    ['A Lambda handler', 'lambda-esm', 'POST /chat/{id}', 'lambda'],
   ] as const)(
     '%s ESM: one trace on the server, the child under the route-named root, identify on both',
     async ([, app, rootName, who], ctx) => {

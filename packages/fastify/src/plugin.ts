@@ -1,12 +1,11 @@
 import { context } from '@opentelemetry/api';
 import { getObsHandle, initObs } from '@obs/core';
-import { NodeHttpObserver, NodeResponseCapture, type NodeRequest, type NodeResponseLike } from '@obs/core/http';
+import { captureWrites, NodeHttpObserver, NodeResponseCapture, type NodeRequest, type NodeResponseLike } from '@obs/core/http';
 import { AdapterGuard, errorMessage, logger, warnMisplacedOptions } from '@obs/core/kit';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ObsFastifyOptions } from './options.js';
 import { fastifyOtelContext } from './fastify-otel-context.js';
-import { captureWrites } from './response-writes.js';
 
 /** Name of a request no route matched (Fastify's 404 handler), as `@obs/express` names it. */
 export const UNMATCHED = '<unmatched>';

@@ -3,8 +3,13 @@
  * by esbuild as wrangler does. The obs settings come from the Worker's `env` bindings (its
  * `process.env` is left empty), and the local obs server delays every export, so each response
  * returns before its spans are delivered: they leave through `c.executionCtx.waitUntil`, and none
- * is lost (counted).
+ * is lost (counted). Then under the freeze harness: the workerd process stopped (SIGSTOP) once each
+ * response has been sent and its `waitUntil` work settled, thawed only for the next request.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FreezeHarness } from '@obs/local-server/freeze';
 import { Miniflare } from 'miniflare';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,4 +92,84 @@ describe.skipIf(!workerd.path)('Hono on Cloudflare workerd', () => {
     expect(m.attributes['obs.observation.level']).toBeUndefined();
     expect(local.server.spans()).toHaveLength(6);
   });
+});
+
+/** The `workerd` process this test process started (through Miniflare). */
+function workerdPid(): number {
+  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && comm.startsWith('workerd')) return Number(pid);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  throw new Error('no workerd process started by this test');
+}
+
+describe.skipIf(!workerd.path)('Hono on workerd under the freeze harness', () => {
+  let mf: Miniflare;
+  let harness: FreezeHarness;
+  let control: Server;
+  beforeAll(async () => {
+    // Where the Worker says an invocation settled (its response sent, its waitUntil work done).
+    control = createServer((req, res) => {
+      let id = '';
+      req.on('data', (d: Buffer) => (id += d.toString()));
+      req.on('end', () => {
+        harness.notify({ type: 'settled', id });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
+    const { port } = control.address() as AddressInfo;
+    mf = new Miniflare({
+      modules: [{ type: 'ESModule', path: 'worker.js', contents: await bundleWorker(`${packageDir}/test/fixtures/freeze-worker.ts`) }],
+      compatibilityDate: '2025-09-01',
+      compatibilityFlags: ['nodejs_compat', 'nodejs_compat_do_not_populate_process_env'],
+      bindings: { ...local.server.env, FREEZE_URL: `http://127.0.0.1:${port}/settled` },
+    });
+    await mf.ready;
+    harness = FreezeHarness.attach(workerdPid());
+  }, 120_000);
+  afterAll(async () => {
+    if (harness?.isStopped()) harness.thaw();
+    await mf?.dispose();
+    await new Promise((resolve) => control?.close(resolve));
+  });
+
+  it('50 requests (answers, streams, crashes), each trace whole on the server while workerd is frozen', async () => {
+    const expected = new Map<string, number>();
+    for (let i = 0; i < 50; i++) {
+      const id = `inv-${i}`;
+      const [path, init, spans] =
+        i % 10 === 8 ? ['/stream/news', {}, 4] : i % 10 === 9 ? ['/crash', {}, 1] : ['/chat/7', chatRequest(`u-${i}`), 2];
+      harness.thaw();
+      const res = await mf.dispatchFetch(`http://worker.local${path}`, {
+        ...(init as object),
+        headers: { ...((init as { headers?: Record<string, string> }).headers ?? {}), 'x-freeze': id },
+      } as Parameters<Miniflare['dispatchFetch']>[1]);
+      await res.text();
+      expect((await harness.settled()).id).toBe(id);
+      if (i === 0) {
+        // The process frozen is the Worker's: a request to it gets no answer until it is thawed.
+        const health = mf.dispatchFetch('http://worker.local/health');
+        const early = await Promise.race([health.then(() => 'answered'), new Promise((r) => setTimeout(() => r('frozen'), 300))]);
+        expect(early).toBe('frozen');
+        harness.thaw();
+        expect(await (await health).text()).toBe('ok');
+        await harness.freeze();
+      }
+      const traceId = res.headers.get('x-obs-trace-id')!;
+      // Frozen: only what the request delivered before it settled can be there.
+      expect(local.server.spansByTrace(traceId), `trace of ${path} (${id}) while frozen`).toHaveLength(spans as number);
+      expected.set(traceId, spans as number);
+    }
+    expect(expected.size).toBe(50);
+    for (const [traceId, spans] of expected) expect(local.server.spansByTrace(traceId)).toHaveLength(spans);
+    expect(local.server.spans()).toHaveLength([...expected.values()].reduce((a, b) => a + b, 0));
+  }, 90_000);
 });

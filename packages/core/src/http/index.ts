@@ -35,6 +35,7 @@ export type { ObsRequestHandle } from './request-handle.js';
 export { NodeHttpObserver, observedRequestOf, observedRequestOfResponse, type NodeLayerOptions } from './node/node-observer.js';
 export { NodeRequest } from './node/node-request.js';
 export { NodeResponseCapture } from './node/response-capture.js';
+export { captureWrites } from './node/response-writes.js';
 export { pathOf, type NodeRequestLike, type NodeResponseLike } from './node/node-types.js';
 export { FetchHttpObserver, FetchRequest, delay, type FetchLayerOptions, type FetchStartInit } from './fetch/fetch-observer.js';
 export { flushAfterResponse, flushSoon, type WaitUntil } from './fetch/after-response.js';

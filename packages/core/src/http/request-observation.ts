@@ -79,6 +79,12 @@ export interface RequestInit<Req> {
    * so route-level auth ran) or an explicit `identify()`; spans started earlier do not trigger it.
    */
   deferIdentify?: boolean;
+  /**
+   * Not an HTTP request but an invocation the same rules apply to (a queue batch, a scheduled
+   * event on a serverless function): the root is named `name` (the `name` option still wins), has
+   * span kind `kind` (default `SERVER`), and no HTTP method, path or route (`setRoute` does nothing).
+   */
+  event?: { name: string; kind?: SpanKind };
 }
 
 /** How a request ended. */
@@ -128,15 +134,14 @@ export class RequestObservation<Req = any, Res = any> {
     this.capture = new RequestCapture(observer);
     const parent = init.parent ?? context.active();
     const name = this.computeName();
-    const attributes: Attributes = {
-      [ObsAttributes.OBSERVATION_TYPE]: 'span',
-      [ObsAttributes.TRACE_NAME]: name,
-      'http.request.method': this.method,
-      'url.path': init.path,
-    };
+    const attributes: Attributes = { [ObsAttributes.OBSERVATION_TYPE]: 'span', [ObsAttributes.TRACE_NAME]: name };
+    if (!init.event) {
+      attributes['http.request.method'] = this.method;
+      attributes['url.path'] = init.path;
+    }
     if (this.route) attributes['http.route'] = this.route;
     if (init.attributes) Object.assign(attributes, init.attributes);
-    const span = getObsTracer().startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+    const span = getObsTracer().startSpan(name, { kind: init.event?.kind ?? SpanKind.SERVER, attributes }, parent);
     this.observation = new ObsObservation(span, 'span');
     this.context = layer(parent, REQUEST_KEYS, [span, span.spanContext(), this.late]);
     this.late.pending = this.observer.options.identify !== undefined;
@@ -175,7 +180,7 @@ export class RequestObservation<Req = any, Res = any> {
 
   /** Sets the parameterised route once the framework matched it (first match wins). */
   setRoute(route: string | undefined): void {
-    if (!route || this.route || this.ended) return;
+    if (!route || this.route || this.ended || this.init.event) return;
     this.route = route;
     this.observation.otelSpan.setAttribute('http.route', route);
     this.setName(`${this.method} ${route}`);
@@ -340,7 +345,7 @@ export class RequestObservation<Req = any, Res = any> {
         logger.warn(`name() threw: ${errorMessage(err)}`);
       }
     }
-    return `${this.method} ${this.route ?? this.init.path}`;
+    return this.init.event ? this.init.event.name : `${this.method} ${this.route ?? this.init.path}`;
   }
 }
 

@@ -1,4 +1,4 @@
-import { context, trace } from '@opentelemetry/api';
+import { context, SpanKind, trace } from '@opentelemetry/api';
 import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
 import { initObs, startObservation } from '../../src/index.js';
@@ -33,6 +33,24 @@ describe('HttpObserver / RequestObservation', () => {
       'obs.observation.output': '{"answer":"hello"}',
     });
     expect(root!.attributes['obs.observation.level']).toBeUndefined();
+  });
+
+  it('an invocation that is not HTTP (a queue batch): its own name and span kind, no HTTP attributes, the same capture and error rules', async () => {
+    const observer = new HttpObserver<{ Records: unknown[] }>();
+    const ro = observer.start({ req: { Records: [] }, method: '', path: '', event: { name: 'sqs orders', kind: SpanKind.CONSUMER } });
+    ro.setRoute('/never');
+    ro.setInput({ Records: [{ body: 'hi', token: 't' }] });
+    ro.recordError(new Error('poison message'));
+    ro.finish();
+    await local.handle.flush();
+    const [root] = local.server.spansByName('sqs orders');
+    expect(root!.kind).toBe(5);
+    expect(root!.attributes).toMatchObject({
+      'obs.trace.name': 'sqs orders',
+      'obs.observation.input': '{"Records":[{"body":"hi","token":"[REDACTED]"}]}',
+      'obs.observation.level': 'ERROR',
+    });
+    for (const key of ['http.request.method', 'url.path', 'http.route']) expect(root!.attributes[key], key).toBeUndefined();
   });
 
   it('reports an invalid traceIdHeader name once, when the observer is made, and sends no header', async () => {

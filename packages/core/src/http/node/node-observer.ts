@@ -104,20 +104,24 @@ export class NodeHttpObserver<Req extends object = any, Res extends object = any
   /**
    * Starts observing a raw request, or returns the request started already (mounted twice, or
    * seen again by a later hook). Undefined when ignored or when something failed (logged once).
+   * `subject` is what `ignore`, `name`, `identify` and `captureInput` get from the start, when the
+   * framework hands users an object of its own already (Koa's `ctx`); default the raw request.
    */
-  start(req: NodeRequestLike & object, res: NodeResponseLike): R | undefined {
+  start(req: NodeRequestLike & object, res: NodeResponseLike, subject?: Req): R | undefined {
     const known = lookup(req);
     if (known !== undefined) return known === IGNORED ? undefined : (known as R);
     try {
       const method = req.method || 'GET';
       const path = pathOf(req.originalUrl || req.url);
-      if (this.http.ignores(method, path, req as Req)) {
+      const target = subject ?? (req as Req);
+      if (this.http.ignores(method, path, target)) {
         marks.set(req, IGNORED);
         return undefined;
       }
-      const ro = this.http.start({ req: req as Req, method, path, deferIdentify: this.layer.deferIdentify });
+      const ro = this.http.start({ req: target, method, path, deferIdentify: this.layer.deferIdentify });
       const { adapter, create } = this.layer;
       const request = create ? create(ro, req, res, path, adapter) : (new NodeRequest(ro, req, res, path, adapter) as R);
+      if (subject !== undefined) request.req = subject;
       // A HEAD response sends no body, whatever the handler passed.
       if (this.layer.captureWrites && this.http.options.captureOutput !== false && method !== 'HEAD') {
         request.output = new NodeResponseCapture(ro, res);

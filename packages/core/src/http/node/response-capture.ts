@@ -19,16 +19,21 @@ export class NodeResponseCapture {
   /** Text from `res.send`, recorded at the end with the content type Express gave it. */
   private pendingText?: string;
 
+  /**
+   * `res` is the Node.js response whose headers say what the body is; `subject` is what
+   * `captureOutput(body, res)` gets, when the framework hands handlers something else (Koa's `ctx`).
+   */
   constructor(
     private readonly ro: RequestObservation,
     private readonly res: NodeResponseLike,
+    private readonly subject: unknown = res,
   ) {}
 
   /** A whole value the framework is about to serialise (`res.json(value)`), recorded as the value. */
   value(value: unknown): void {
     if (this.complete || this.stream) return;
     this.complete = true;
-    this.ro.setOutput(value, this.res, 'application/json');
+    this.ro.setOutput(value, this.subject, 'application/json');
   }
 
   /** A whole text body (`res.send(text)`); its content type may be set later, so it is read at the end. */
@@ -46,7 +51,7 @@ export class NodeResponseCapture {
       const textual = !this.encoding && (this.contentType ? isTextContentType(this.contentType) : typeof chunk === 'string');
       this.stream = textual ? 'text' : 'binary';
     }
-    if (this.stream === 'text') this.ro.addOutputChunk(asText(chunk, encoding), this.res, this.contentType);
+    if (this.stream === 'text') this.ro.addOutputChunk(asText(chunk, encoding), this.subject, this.contentType);
     else this.bytes += byteLength(chunk, encoding);
   }
 
@@ -63,27 +68,27 @@ export class NodeResponseCapture {
     this.readHeaders();
     const ct = this.contentType;
     if (typeof chunk === 'string' && !isBinaryEncoding(encoding)) {
-      this.ro.setOutput(chunk, this.res, ct);
+      this.ro.setOutput(chunk, this.subject, ct);
       return;
     }
     const bytes = toBytes(chunk, encoding);
     if (!bytes) return;
-    if (this.encoding) this.ro.setOutput(describeBinary(bytes.byteLength, ct, this.encoding), this.res, ct);
+    if (this.encoding) this.ro.setOutput(describeBinary(bytes.byteLength, ct, this.encoding), this.subject, ct);
     // Core decodes bytes of a text content type and describes the rest, at finish.
-    else this.ro.setOutput(bytes, this.res, ct);
+    else this.ro.setOutput(bytes, this.subject, ct);
   }
 
   /** The response is over: a binary stream is described by its size; 204 and 304 sent no body. */
   finish(statusCode: number): void {
     if (statusCode === 204 || statusCode === 304) {
-      if (this.complete || this.stream) this.ro.setOutput(undefined, this.res);
+      if (this.complete || this.stream) this.ro.setOutput(undefined, this.subject);
       return;
     }
     if (this.pendingText !== undefined) {
       const ct = this.res.getHeader('content-type');
-      this.ro.setOutput(this.pendingText, this.res, ct === undefined ? undefined : String(ct));
+      this.ro.setOutput(this.pendingText, this.subject, ct === undefined ? undefined : String(ct));
     } else if (this.stream === 'binary')
-      this.ro.setOutput(describeBinary(this.bytes, this.contentType, this.encoding), this.res, this.contentType);
+      this.ro.setOutput(describeBinary(this.bytes, this.contentType, this.encoding), this.subject, this.contentType);
   }
 
   private readHeaders(): void {
