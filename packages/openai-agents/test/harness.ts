@@ -13,14 +13,15 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { observeOpenAIAgents } from '../src/index.js';
 import { type StandIn, startStandIn } from './stand-in-openai.js';
 
-export function setup() {
+/** `observe: false` leaves adding obs's processor to the test. */
+export function setup(options: { observe?: boolean } = {}) {
   const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
   let standIn: StandIn | undefined;
   beforeAll(async () => {
     standIn = await startStandIn();
     setDefaultOpenAIClient(new OpenAI({ apiKey: 'sk-test-DO-NOT-EXPORT', baseURL: standIn.baseURL, maxRetries: 0 }));
     setTracingDisabled(false);
-    observeOpenAIAgents();
+    if (options.observe !== false) observeOpenAIAgents();
   });
   beforeEach(() => {
     standIn?.requests.splice(0);
