@@ -37,7 +37,13 @@ export async function showTrace(app, traceId, selectedId) {
           'data-depth': depth,
           onclick: () => (location.hash = link('trace', traceId, o.id)),
         },
-        h('div', { class: 'tree-name', style: { paddingLeft: `${depth * 16}px` } }, h('span', { class: `type ${o.type}` }, o.type), o.name),
+        h(
+          'div',
+          // A generation shows its model after its name (app.css): agent SDKs name every model call alike.
+          { class: 'tree-name', style: { paddingLeft: `${depth * 16}px` }, 'data-model': o.type === 'generation' ? o.model : null },
+          h('span', { class: `type ${o.type}` }, o.type),
+          o.name,
+        ),
         h('div', { class: 'tree-duration num' }, fmtDuration(o.durationMs)),
         h(
           'div',
