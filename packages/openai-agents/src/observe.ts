@@ -1,11 +1,11 @@
 /**
  * `observeOpenAIAgents()`: adds obs's trace processor to the Agents SDK's processors with
  * `addTraceProcessor`, beside OpenAI's own trace export and any processor the app added; the
- * SDK then reports every run to it. Once per process: a second call returns the same processor.
+ * SDK then reports every run to it. Once per process, unless `setTraceProcessors` replaced it.
  */
 import { addTraceProcessor, getGlobalTraceProvider, NoopTrace } from '@openai/agents';
 import { errorMessage, logger } from '@obs/core/kit';
-import { ObsTraceProcessor } from './processor.js';
+import { ObsTraceProcessor, wasShutDown } from './processor.js';
 
 /** One processor per process, whichever copy of this package added it. */
 const ADDED = Symbol.for('@obs/openai-agents.processor');
@@ -13,7 +13,8 @@ const ADDED = Symbol.for('@obs/openai-agents.processor');
 /**
  * Records every OpenAI Agents SDK run into obs: agents, model calls, tools, handoffs and
  * guardrails, nested under the observation active where the run started. obs starts
- * (`initObs()`) at the first run if the app has not started it. Returns the processor.
+ * (`initObs()`) at the first run if the app has not started it. Returns the processor; a second
+ * call returns the same one (a new one if `setTraceProcessors` has replaced it since).
  *
  * @example
  * ```ts
@@ -24,7 +25,8 @@ const ADDED = Symbol.for('@obs/openai-agents.processor');
 export function observeOpenAIAgents(): ObsTraceProcessor {
   const holder = globalThis as { [ADDED]?: ObsTraceProcessor };
   const existing = holder[ADDED];
-  if (existing) return existing;
+  // One the SDK shut down was replaced (`setTraceProcessors`) or the process is ending: add anew.
+  if (existing && !wasShutDown(existing)) return existing;
   const processor = new ObsTraceProcessor();
   try {
     addTraceProcessor(processor);

@@ -17,6 +17,14 @@ import type { Span, SpanData, Trace, TracingProcessor } from '@openai/agents';
 import { dict, isDict, type ModelCallFields } from './model-call.js';
 import { spanEnd, spanStart } from './span-kinds.js';
 
+/** Processors the SDK shut down (at exit, or replaced by `setTraceProcessors`). */
+const SHUT_DOWN = new WeakSet<object>();
+
+/** Whether the SDK shut `processor` down: it may no longer be among the SDK's processors. */
+export function wasShutDown(processor: object): boolean {
+  return SHUT_DOWN.has(processor);
+}
+
 /** Any span of the SDK. */
 type AgentSpan = Span<SpanData>;
 
@@ -77,8 +85,12 @@ export class ObsTraceProcessor implements TracingProcessor {
     this.guard.run(() => this.endSpan(span));
   }
 
-  /** Ends what is still open (the SDK calls it at exit); obs's own exit flush sends it. */
+  /**
+   * Ends what is still open; obs's own exit flush sends it. The SDK calls it at exit and when
+   * `setTraceProcessors` replaces the processors (then `observeOpenAIAgents()` adds a new one).
+   */
   async shutdown(): Promise<void> {
+    SHUT_DOWN.add(this);
     this.guard.run(() => {
       for (const traceId of [...this.open.keys()]) this.endTrace(traceId, 'the SDK shut tracing down before the run ended');
     });

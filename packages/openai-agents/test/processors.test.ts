@@ -76,6 +76,23 @@ describe("obs's processor beside the app's", () => {
     expect(processor.openTraces).toBe(0);
   });
 
+  it('observeOpenAIAgents() after setTraceProcessors replaced its processor adds a new one', async () => {
+    const first = observeOpenAIAgents();
+    setTraceProcessors([]);
+    const second = observeOpenAIAgents();
+    expect(second).not.toBe(first);
+    expect(observeOpenAIAgents()).toBe(second);
+    t.standIn.script({ text: 'hello' });
+    const traceId = await observedRun();
+    await t.settle();
+    expect(
+      t.local.server
+        .spansByTrace(traceId)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['Agent workflow', 'Echo', 'request', 'response']);
+  });
+
   it('an app that sets the processors itself passes ObsTraceProcessor', async () => {
     const app = new Recorder();
     const processor = new ObsTraceProcessor();
