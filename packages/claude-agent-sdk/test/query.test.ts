@@ -127,22 +127,28 @@ describe('observeClaudeAgent(query)', () => {
     expect(JSON.stringify(spans, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain('DO-NOT-EXPORT');
   });
 
-  it('outside any observation, stopped by its turn limit: its own trace, level ERROR with the reason', async () => {
+  it('outside any observation, stopped by its turn limit: its own trace, level ERROR; stream events the app asked for reach it', async () => {
     const before = new Set(local.server.spans().map((s) => s.spanId));
     const results: unknown[] = [];
+    let events = 0;
     const run = async () => {
-      for await (const m of query({ prompt: 'Check the shell', options: options({ maxTurns: 1 }) }))
+      for await (const m of query({ prompt: 'Check the shell', options: options({ maxTurns: 1, includePartialMessages: true }) })) {
         if (m.type === 'result') results.push(m.subtype);
+        if (m.type === 'stream_event') events++;
+      }
     };
     // The SDK throws after the error result: the error reaches the caller unchanged.
     await expect(run()).rejects.toThrow(/maximum number of turns/);
     await local.handle.flush();
     expect(results).toEqual(['error_max_turns']);
+    expect(events).toBeGreaterThan(0);
     const roots = local.server.spans().filter((s) => !before.has(s.spanId) && s.name === 'claude-agent');
     expect(roots).toHaveLength(1);
     expect(roots[0]!.parentSpanId).toBeUndefined();
     expect(attr(roots[0]!, 'level')).toBe('ERROR');
     const spans = local.server.spansByTrace(roots[0]!.traceId);
-    expect(spans.filter((s) => attr(s, 'type') === 'generation')).toHaveLength(1);
+    const generations = spans.filter((s) => attr(s, 'type') === 'generation');
+    expect(generations).toHaveLength(1);
+    expect(json(generations[0]!, 'usage_details')).toMatchObject({ output: FINAL_OUTPUT_TOKENS });
   });
 });
