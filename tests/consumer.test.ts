@@ -43,6 +43,9 @@ const PACKAGES: Record<string, string> = {
   '@obs/next': 'next',
   '@obs/langchain': 'langchain-callback',
   '@obs/openai': 'openai',
+  '@obs/openai-agents': 'openai-agents',
+  '@obs/claude-agent-sdk': 'claude-agent-sdk',
+  '@obs/mastra': 'mastra',
   '@obs/client': 'client',
   '@obs/tracing': 'tracing',
   '@obs/otel': 'otel',
@@ -199,7 +202,12 @@ beforeAll(async () => {
   freshApp(join(here, 'consumer', 'otel-sdk3'), sdk3);
   snippets = readmeSnippets(repo);
   for (const s of snippets) {
-    const target = s.target === 'nest' ? join(sdk2, 'nest-cjs', 'src') : join(sdk2, 'esm-ts', 'src', 'readme');
+    const target =
+      s.target === 'nest'
+        ? join(sdk2, 'nest-cjs', 'src')
+        : s.target === 'agents'
+          ? join(sdk2, 'esm-ts', 'agents-readme')
+          : join(sdk2, 'esm-ts', 'src', 'readme');
     mkdirSync(target, { recursive: true });
     writeFileSync(join(target, `${s.file}.ts`), s.source);
   }
@@ -322,6 +330,54 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
     60_000,
   );
 
+  it('OpenAI Agents ESM: a run with a handoff and a tool against a stand-in Responses API, read back field by field', async (ctx) => {
+    needsApps(ctx);
+    local.server.reset();
+    const r = await runApp(join(sdk2, 'agents-esm'), ['index.js']);
+    expect(r.body).toEqual({ answer: 'Sunny in Paris.' });
+    const root = local.server.spans().find((s) => s.name === 'Consumer flow')!;
+    expect(root.parentSpanId).toBeUndefined();
+    const spans = local.server.spansByTrace(root.traceId);
+    const one = (name: string) => spans.filter((s) => s.name === name);
+    const attr = (s: (typeof spans)[number], key: string) => s.attributes[`obs.observation.${key}`];
+    expect(spans.map((s) => s.name).sort()).toEqual(
+      ['Consumer flow', 'Triage', 'Writer', 'handoff Triage -> Writer', 'response', 'response', 'response', 'weather'].sort(),
+    );
+    const [triage] = one('Triage');
+    const [writer] = one('Writer');
+    expect(attr(root, 'type')).toBe('agent');
+    expect(attr(root, 'output')).toBe('Sunny in Paris.');
+    for (const a of [triage!, writer!]) {
+      expect(attr(a, 'type')).toBe('agent');
+      expect(a.parentSpanId).toBe(root.spanId);
+    }
+    const [handoff] = one('handoff Triage -> Writer');
+    expect(handoff!.parentSpanId).toBe(triage!.spanId);
+    expect(attr(handoff!, 'metadata.to_agent')).toBe('Writer');
+    const [tool] = one('weather');
+    expect(attr(tool!, 'type')).toBe('tool');
+    expect(tool!.parentSpanId).toBe(writer!.spanId);
+    expect(JSON.parse(String(attr(tool!, 'input')))).toEqual({ city: 'Paris' });
+    expect(attr(tool!, 'output')).toBe('sunny in Paris');
+    const generations = one('response');
+    expect(generations.filter((g) => g.parentSpanId === writer!.spanId)).toHaveLength(2);
+    for (const g of generations) {
+      expect(attr(g, 'type')).toBe('generation');
+      expect(attr(g, 'model.name')).toBe('gpt-stand-in');
+      expect(JSON.parse(String(attr(g, 'usage_details')))).toEqual({
+        input: 20,
+        input_cache_read: 10,
+        output: 10,
+        output_reasoning: 2,
+        total: 42,
+      });
+    }
+    expect(JSON.parse(String(attr(generations.find((g) => g.parentSpanId === triage!.spanId)!, 'input')))).toEqual([
+      { role: 'system', content: 'Route the question.' },
+      { role: 'user', content: 'Weather in Paris?' },
+    ]);
+  }, 60_000);
+
   it('ESM TypeScript (strict, skipLibCheck false): type-checks with every README example, runs, one trace with LangChain under the request', async (ctx) => {
     needsApps(ctx);
     await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: join(sdk2, 'esm-ts') }).catch((e: { stdout: string }) => {
@@ -342,11 +398,19 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
     expect(local.server.scores.filter((s) => (s as { name?: string }).name === 'consumer')).toHaveLength(1); // shutdown() flushed it
   }, 120_000);
 
+  it("the agent SDK packages' README examples type-check (strict; skipLibCheck, see readme-snippets.ts)", async (ctx) => {
+    needsApps(ctx);
+    await run(bin('tsc'), ['-p', 'tsconfig.agents.json'], { cwd: join(sdk2, 'esm-ts') }).catch((e: { stdout: string }) => {
+      throw new Error(`tsc failed:\n${e.stdout}`);
+    });
+  }, 240_000);
+
   it('every TypeScript example of every README is compiled (none left out)', () => {
     const blocks = readmeSnippets(repo, { countOnly: true });
     expect(snippets.length).toBe(blocks.length);
     expect(snippets.length).toBeGreaterThanOrEqual(26);
     expect(snippets.filter((s) => s.target === 'nest').length).toBeGreaterThanOrEqual(4);
+    expect(snippets.filter((s) => s.target === 'agents').length).toBeGreaterThanOrEqual(4);
   });
 
   it.runIf(FLOOR_NODE_PACKAGE)(

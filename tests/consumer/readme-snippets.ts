@@ -10,7 +10,8 @@
  * The context goes before the example in the compiled file; a line `// (the example)` in it splits
  * it into what goes before and what goes after (to wrap a line in a function). Examples that use Nest compile in the
  * Nest CommonJS app (decorators); the Nest README's `// app.module.ts` example is that app's module,
- * which the test runs. Everything else compiles in the ESM TypeScript app.
+ * which the test runs. The agent SDK packages' examples compile in the ESM TypeScript app's folder
+ * as a project of their own (see AGENT_READMES). Everything else compiles in the ESM TypeScript app.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,8 +24,16 @@ export interface Snippet {
   file: string;
   /** The context, then the example. */
   source: string;
-  target: 'esm' | 'nest';
+  target: 'esm' | 'nest' | 'agents';
 }
+
+/**
+ * READMEs of the agent SDK packages: their examples compile in a project of their own
+ * (`esm-ts/tsconfig.agents.json`, strict with skipLibCheck), since `@mastra/core`'s published
+ * declarations do not compile without it (`@mastra/schema-compat` names a `./json-schema/index.js`
+ * it does not ship) and the agent SDKs' declarations cost the ESM app's compile minutes.
+ */
+const AGENT_READMES = new Set(['packages/openai-agents/README.md', 'packages/claude-agent-sdk/README.md', 'packages/mastra/README.md']);
 
 const BLOCK = /(?:<!--\s*ts-context\s*\n([\s\S]*?)-->\s*\n)?```ts\n([\s\S]*?)```/g;
 
@@ -63,7 +72,7 @@ export function readmeSnippets(repo: string, { countOnly = false } = {}): Snippe
         file: appModule ? 'app.module' : `readme-${slug}-L${line}`,
         // `export {}`: every example is a module of its own (top-level await, no shared globals).
         source: `// ${readme}, line ${line}\n${before}${code}${after}\nexport {};\n`,
-        target: nest ? 'nest' : 'esm',
+        target: nest ? 'nest' : AGENT_READMES.has(readme) ? 'agents' : 'esm',
       });
     }
   }
