@@ -46,6 +46,7 @@ const PACKAGES: Record<string, string> = {
   '@obs/openai-agents': 'openai-agents',
   '@obs/claude-agent-sdk': 'claude-agent-sdk',
   '@obs/mastra': 'mastra',
+  '@obs/mcp': 'mcp',
   '@obs/client': 'client',
   '@obs/tracing': 'tracing',
   '@obs/otel': 'otel',
@@ -202,12 +203,12 @@ beforeAll(async () => {
   freshApp(join(here, 'consumer', 'otel-sdk3'), sdk3);
   snippets = readmeSnippets(repo);
   for (const s of snippets) {
-    const target =
-      s.target === 'nest'
-        ? join(sdk2, 'nest-cjs', 'src')
-        : s.target === 'agents'
-          ? join(sdk2, 'esm-ts', 'agents-readme')
-          : join(sdk2, 'esm-ts', 'src', 'readme');
+    const target = {
+      nest: join(sdk2, 'nest-cjs', 'src'),
+      mcp: join(sdk2, 'mcp-esm', 'readme'),
+      agents: join(sdk2, 'esm-ts', 'agents-readme'),
+      esm: join(sdk2, 'esm-ts', 'src', 'readme'),
+    }[s.target];
     mkdirSync(target, { recursive: true });
     writeFileSync(join(target, `${s.file}.ts`), s.source);
   }
@@ -406,12 +407,39 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
     });
   }, 240_000);
 
+  it('MCP ESM: the MCP README examples type-check; an observed client and an observed server in another process, over stdio and Streamable HTTP (100 calls, 10 in flight): one trace per call, the server observation under the client one', async (ctx) => {
+    needsApps(ctx);
+    // The MCP README's examples, under strict with skipLibCheck false (they use the SDK's types).
+    await run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: join(sdk2, 'mcp-esm') }).catch((e: { stdout: string }) => {
+      throw new Error(`tsc failed:\n${e.stdout}`);
+    });
+    local.server.reset();
+    const r = await runApp(join(sdk2, 'mcp-esm'), ['client.js']);
+    expect(r.body).toEqual({ answered: 101 });
+    const traces = [r.traceId, ...(r.httpTraces as string[])];
+    expect(new Set(traces).size).toBe(101);
+    // Each call: its root, the client's and the server's `tools/call get_weather`, the tool's generation.
+    await local.server.waitForSpans(404);
+    expect(local.server.spans()).toHaveLength(404);
+    for (const traceId of traces) {
+      const spans = local.server.spansByTrace(traceId);
+      expect(spans, traceId).toHaveLength(4);
+      const root = spans.find((s) => s.parentSpanId === undefined)!;
+      const client = spans.find((s) => s.name === 'tools/call get_weather' && s.parentSpanId === root.spanId);
+      const server = spans.find((s) => s.name === 'tools/call get_weather' && s.parentSpanId === client?.spanId);
+      expect(server, traceId).toBeDefined();
+      expect(spans.find((s) => s.name === 'forecast')?.parentSpanId, traceId).toBe(server!.spanId);
+      expect(server!.attributes['obs.observation.metadata.mcp.process'], traceId).toMatch(/^server\.js \(pid \d+\)$/);
+    }
+  }, 240_000);
+
   it('every TypeScript example of every README is compiled (none left out)', () => {
     const blocks = readmeSnippets(repo, { countOnly: true });
     expect(snippets.length).toBe(blocks.length);
     expect(snippets.length).toBeGreaterThanOrEqual(26);
     expect(snippets.filter((s) => s.target === 'nest').length).toBeGreaterThanOrEqual(4);
     expect(snippets.filter((s) => s.target === 'agents').length).toBeGreaterThanOrEqual(4);
+    expect(snippets.filter((s) => s.target === 'mcp').length).toBeGreaterThanOrEqual(3);
   });
 
   it.runIf(FLOOR_NODE_PACKAGE)(

@@ -10,8 +10,10 @@
  * The context goes before the example in the compiled file; a line `// (the example)` in it splits
  * it into what goes before and what goes after (to wrap a line in a function). Examples that use Nest compile in the
  * Nest CommonJS app (decorators); the Nest README's `// app.module.ts` example is that app's module,
- * which the test runs. The agent SDK packages' examples compile in the ESM TypeScript app's folder
- * as a project of their own (see AGENT_READMES). Everything else compiles in the ESM TypeScript app.
+ * which the test runs. Examples that use the MCP SDK compile in the MCP app (checking the SDK's
+ * declarations under `skipLibCheck: false` costs about 20 s of CPU, outside the ESM app's budget).
+ * The agent SDK packages' examples compile in the ESM TypeScript app's folder as a project of their
+ * own (see AGENT_READMES). Everything else compiles in the ESM TypeScript app.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +26,7 @@ export interface Snippet {
   file: string;
   /** The context, then the example. */
   source: string;
-  target: 'esm' | 'nest' | 'agents';
+  target: 'esm' | 'nest' | 'mcp' | 'agents';
 }
 
 /**
@@ -65,6 +67,7 @@ export function readmeSnippets(repo: string, { countOnly = false } = {}): Snippe
       const code = m[2]!;
       const line = lineOf(text, m.index + m[0].indexOf('```ts'));
       const nest = /@nestjs\/|@obs\/nest/.test(before + code) || /^@(Module|Injectable|Controller)\(/m.test(code);
+      const mcp = /@modelcontextprotocol\//.test(before + code);
       const appModule = readme === 'packages/nest/README.md' && code.startsWith('// app.module.ts');
       out.push({
         readme,
@@ -72,7 +75,7 @@ export function readmeSnippets(repo: string, { countOnly = false } = {}): Snippe
         file: appModule ? 'app.module' : `readme-${slug}-L${line}`,
         // `export {}`: every example is a module of its own (top-level await, no shared globals).
         source: `// ${readme}, line ${line}\n${before}${code}${after}\nexport {};\n`,
-        target: nest ? 'nest' : AGENT_READMES.has(readme) ? 'agents' : 'esm',
+        target: nest ? 'nest' : mcp ? 'mcp' : AGENT_READMES.has(readme) ? 'agents' : 'esm',
       });
     }
   }
