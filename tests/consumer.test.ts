@@ -16,7 +16,7 @@
  * writes there), retry once on a registry error, and skip with a message when the registry cannot
  * be reached.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -45,6 +45,9 @@ const PACKAGES: Record<string, string> = {
   '@obs/next': 'next',
   '@obs/langchain': 'langchain-callback',
   '@obs/openai': 'openai',
+  '@obs/openai-agents': 'openai-agents',
+  '@obs/claude-agent-sdk': 'claude-agent-sdk',
+  '@obs/mastra': 'mastra',
   '@obs/mcp': 'mcp',
   '@obs/anthropic': 'anthropic',
   '@obs/client': 'client',
@@ -206,6 +209,7 @@ beforeAll(async () => {
     const target = {
       nest: join(sdk2, 'nest-cjs', 'src'),
       mcp: join(sdk2, 'mcp-esm', 'readme'),
+      agents: join(sdk2, 'esm-ts', 'agents-readme'),
       esm: join(sdk2, 'esm-ts', 'src', 'readme'),
     }[s.target];
     mkdirSync(target, { recursive: true });
@@ -222,11 +226,12 @@ beforeAll(async () => {
   }
 }, 600_000);
 
-// Removing the apps' node_modules (Next, Nest, LangChain, OpenAI, ...) outlasts the default hook
-// timeout on a busy machine; it proves nothing, so it may take its time.
-afterAll(async () => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}, 600_000);
+// Removing the apps' node_modules (Next, Nest, LangChain, the Claude Code binary, Mastra, ...)
+// outlasted a 180 s hook on a busy machine; it proves nothing, so a detached `rm` does it after
+// the run.
+afterAll(() => {
+  if (dir) spawn('rm', ['-rf', dir], { detached: true, stdio: 'ignore' }).unref();
+});
 
 describe('the packed packages', () => {
   it('every tarball ships README, LICENSE, package.json and dist, no source maps', () => {
@@ -349,6 +354,52 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
       expect(read(g, 'usage_details')).toEqual({ input: 10, input_cache_read: 4, output: 3, total: 17 });
     }
     expect(generations.map((g) => read(g, 'output').content).sort()).toEqual(['json answer', 'streamed answer']);
+  it('OpenAI Agents ESM: a run with a handoff and a tool against a stand-in Responses API, read back field by field', async (ctx) => {
+    needsApps(ctx);
+    local.server.reset();
+    const r = await runApp(join(sdk2, 'agents-esm'), ['index.js']);
+    expect(r.body).toEqual({ answer: 'Sunny in Paris.' });
+    const root = local.server.spans().find((s) => s.name === 'Consumer flow')!;
+    expect(root.parentSpanId).toBeUndefined();
+    const spans = local.server.spansByTrace(root.traceId);
+    const one = (name: string) => spans.filter((s) => s.name === name);
+    const attr = (s: (typeof spans)[number], key: string) => s.attributes[`obs.observation.${key}`];
+    expect(spans.map((s) => s.name).sort()).toEqual(
+      ['Consumer flow', 'Triage', 'Writer', 'handoff Triage -> Writer', 'response', 'response', 'response', 'weather'].sort(),
+    );
+    const [triage] = one('Triage');
+    const [writer] = one('Writer');
+    expect(attr(root, 'type')).toBe('agent');
+    expect(attr(root, 'output')).toBe('Sunny in Paris.');
+    for (const a of [triage!, writer!]) {
+      expect(attr(a, 'type')).toBe('agent');
+      expect(a.parentSpanId).toBe(root.spanId);
+    }
+    const [handoff] = one('handoff Triage -> Writer');
+    expect(handoff!.parentSpanId).toBe(triage!.spanId);
+    expect(attr(handoff!, 'metadata.to_agent')).toBe('Writer');
+    const [tool] = one('weather');
+    expect(attr(tool!, 'type')).toBe('tool');
+    expect(tool!.parentSpanId).toBe(writer!.spanId);
+    expect(JSON.parse(String(attr(tool!, 'input')))).toEqual({ city: 'Paris' });
+    expect(attr(tool!, 'output')).toBe('sunny in Paris');
+    const generations = one('response');
+    expect(generations.filter((g) => g.parentSpanId === writer!.spanId)).toHaveLength(2);
+    for (const g of generations) {
+      expect(attr(g, 'type')).toBe('generation');
+      expect(attr(g, 'model.name')).toBe('gpt-stand-in');
+      expect(JSON.parse(String(attr(g, 'usage_details')))).toEqual({
+        input: 20,
+        input_cache_read: 10,
+        output: 10,
+        output_reasoning: 2,
+        total: 42,
+      });
+    }
+    expect(JSON.parse(String(attr(generations.find((g) => g.parentSpanId === triage!.spanId)!, 'input')))).toEqual([
+      { role: 'system', content: 'Route the question.' },
+      { role: 'user', content: 'Weather in Paris?' },
+    ]);
   }, 60_000);
 
   it('ESM TypeScript (strict, skipLibCheck false): type-checks with every README example, runs, one trace with LangChain under the request', async (ctx) => {
@@ -370,6 +421,13 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
     for (const s of spans) expect(s.attributes['user.id'], s.name).toBe('esm-user');
     expect(local.server.scores.filter((s) => (s as { name?: string }).name === 'consumer')).toHaveLength(1); // shutdown() flushed it
   }, 120_000);
+
+  it("the agent SDK packages' README examples type-check (strict; skipLibCheck, see readme-snippets.ts)", async (ctx) => {
+    needsApps(ctx);
+    await run(bin('tsc'), ['-p', 'tsconfig.agents.json'], { cwd: join(sdk2, 'esm-ts') }).catch((e: { stdout: string }) => {
+      throw new Error(`tsc failed:\n${e.stdout}`);
+    });
+  }, 240_000);
 
   it('MCP ESM: the MCP README examples type-check; an observed client and an observed server in another process, over stdio and Streamable HTTP (100 calls, 10 in flight): one trace per call, the server observation under the client one', async (ctx) => {
     needsApps(ctx);
@@ -402,6 +460,7 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
     expect(snippets.length).toBe(blocks.length);
     expect(snippets.length).toBeGreaterThanOrEqual(26);
     expect(snippets.filter((s) => s.target === 'nest').length).toBeGreaterThanOrEqual(4);
+    expect(snippets.filter((s) => s.target === 'agents').length).toBeGreaterThanOrEqual(4);
     expect(snippets.filter((s) => s.target === 'mcp').length).toBeGreaterThanOrEqual(3);
   });
 

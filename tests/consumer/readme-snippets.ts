@@ -12,7 +12,8 @@
  * Nest CommonJS app (decorators); the Nest README's `// app.module.ts` example is that app's module,
  * which the test runs. Examples that use the MCP SDK compile in the MCP app (checking the SDK's
  * declarations under `skipLibCheck: false` costs about 20 s of CPU, outside the ESM app's budget).
- * Everything else compiles in the ESM TypeScript app.
+ * The agent SDK packages' examples compile in the ESM TypeScript app's folder as a project of their
+ * own (see AGENT_READMES). Everything else compiles in the ESM TypeScript app.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,8 +26,16 @@ export interface Snippet {
   file: string;
   /** The context, then the example. */
   source: string;
-  target: 'esm' | 'nest' | 'mcp';
+  target: 'esm' | 'nest' | 'mcp' | 'agents';
 }
+
+/**
+ * READMEs of the agent SDK packages: their examples compile in a project of their own
+ * (`esm-ts/tsconfig.agents.json`, strict with skipLibCheck), since `@mastra/core`'s published
+ * declarations do not compile without it (`@mastra/schema-compat` names a `./json-schema/index.js`
+ * it does not ship) and the agent SDKs' declarations cost the ESM app's compile minutes.
+ */
+const AGENT_READMES = new Set(['packages/openai-agents/README.md', 'packages/claude-agent-sdk/README.md', 'packages/mastra/README.md']);
 
 const BLOCK = /(?:<!--\s*ts-context\s*\n([\s\S]*?)-->\s*\n)?```ts\n([\s\S]*?)```/g;
 
@@ -66,7 +75,7 @@ export function readmeSnippets(repo: string, { countOnly = false } = {}): Snippe
         file: appModule ? 'app.module' : `readme-${slug}-L${line}`,
         // `export {}`: every example is a module of its own (top-level await, no shared globals).
         source: `// ${readme}, line ${line}\n${before}${code}${after}\nexport {};\n`,
-        target: nest ? 'nest' : mcp ? 'mcp' : 'esm',
+        target: nest ? 'nest' : mcp ? 'mcp' : AGENT_READMES.has(readme) ? 'agents' : 'esm',
       });
     }
   }

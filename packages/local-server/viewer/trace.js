@@ -39,7 +39,8 @@ export async function showTrace(app, traceId, selectedId) {
         },
         h(
           'div',
-          { class: 'tree-name', style: { paddingLeft: `${depth * 16}px` } },
+          // A generation shows its model after its name (app.css): agent SDKs name every model call alike.
+          { class: 'tree-name', style: { paddingLeft: `${depth * 16}px` }, 'data-model': o.type === 'generation' ? o.model : null },
           h('span', { class: `type ${o.type}` }, o.type),
           o.name,
           processBadge(o),
