@@ -9,7 +9,7 @@
  * counted in the outage log (unit `media`). As a delivery kind, a flush or shutdown waits for
  * the uploads within its one deadline.
  */
-import type { Leftover, DeliveryKind } from '../../delivery/drain.js';
+import { DrainDeadlines, type DeliveryKind, type Leftover } from '../../delivery/drain.js';
 import type { Send } from '../../delivery/node-post.js';
 import type { PostResult } from '../../delivery/post.js';
 import { answerOutcome, failureOutcome, type SendOutcome } from '../../delivery/outcome.js';
@@ -128,6 +128,8 @@ export class MediaUploads implements DeliveryKind {
    */
   private readonly inFlight = new Set<AbortController>();
   private readonly waits = new Set<() => void>();
+  /** The drains waiting for the uploads: retry waits leave room for an attempt before their deadlines. */
+  private readonly drains = new DrainDeadlines();
   /** The exit flush: no retries, losses counted for its line. */
   private finalTry = false;
   private lostInFinalTry = 0;
@@ -225,6 +227,14 @@ export class MediaUploads implements DeliveryKind {
 
   settle(final: boolean): void {
     this.outage.settle(final);
+  }
+
+  drainBy(deadline: number): () => void {
+    const end = this.drains.add(deadline);
+    // Waits under way end now (their attempts come at once); later ones are cut by the deadline.
+    for (const wake of this.waits) wake();
+    this.waits.clear();
+    return end;
   }
 
   // --- the protocol ------------------------------------------------------------------------
@@ -423,7 +433,7 @@ export class MediaUploads implements DeliveryKind {
         this.waits.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, ms);
+      const timer = setTimeout(wake, this.drains.cap(ms));
       (timer as { unref?: () => void }).unref?.();
       this.waits.add(wake);
     });
