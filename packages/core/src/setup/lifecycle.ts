@@ -5,8 +5,9 @@
  * The drains the process ends with share the deadline of the one they follow: the exit flush or a
  * signal's drain that starts while another drain waits, or right after one gave up (`await
  * flush()` at a script's end, then `beforeExit`), ends one `shutdownTimeout` after that drain
- * started, so together they stay within it. A signal with work pending says at once what is being sent,
- * where, and for how long, and that a second signal quits now.
+ * started, so together they stay within it. A signal whose drain is not over within a moment
+ * (`SAY_AFTER_MS`: a healthy server's is, and says nothing) says what is being sent, where, and
+ * for how long, and that a second signal quits now.
  */
 import { drainWithin, timeoutOf, type DeliveryKind, type DrainTimeoutOptions } from '../delivery/drain.js';
 import { settleBeforeFlush } from '../util/flush-barrier.js';
@@ -23,6 +24,9 @@ export interface HandleDrains extends ShutdownDrains {
 
 /** How soon after a drain gave up the next one counts as following it (the exit flush after `await flush()`). */
 export const FOLLOWS_WITHIN_MS = 1_000;
+
+/** How long a signal's drain may take before it says what it is waiting for (a healthy server's is over by then). */
+export const SAY_AFTER_MS = 250;
 
 /**
  * The drains of a handle whose kinds are `kinds` and whose deadline is `deadlineMs`; `target`
@@ -67,15 +71,20 @@ export function handleDrains(kinds: readonly DeliveryKind[], deadlineMs: number,
       await within(stop(), Math.max(100, ms - (Date.now() - started)));
     },
     exit: () => tracked(endingMs(), (ms) => drainWithin(kinds, ms, { mode: 'exit', label: 'exit flush', before })),
-    signal(name, interrupt) {
+    async signal(name, interrupt) {
       const ms = endingMs();
-      sayWhatIsSent(kinds, name, ms, target);
-      return tracked(ms, (left) => drainWithin(kinds, left, { mode: 'shutdown', label: `${name}: shutdown`, before, interrupt }));
+      const started = Date.now();
+      const say = setTimeout(() => sayWhatIsSent(kinds, name, ms - (Date.now() - started), target), Math.min(SAY_AFTER_MS, ms));
+      try {
+        return await tracked(ms, (left) => drainWithin(kinds, left, { mode: 'shutdown', label: `${name}: shutdown`, before, interrupt }));
+      } finally {
+        clearTimeout(say);
+      }
     },
   };
 }
 
-/** The signal's one line at once, when there is work pending: what goes where, for how long, and how to quit now. */
+/** The signal's one line, when there is work pending: what goes where, for how long, and how to quit now. */
 function sayWhatIsSent(kinds: readonly DeliveryKind[], signal: Signal, ms: number, target: string | undefined): void {
   const pending = kinds.filter((kind) => kind.pending() > 0).map((kind) => `${kind.pending()} ${kind.unit}`);
   if (pending.length === 0) return;
