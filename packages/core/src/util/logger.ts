@@ -1,3 +1,8 @@
+/**
+ * The SDK's one logger: every line prefixed `[obs]` (or starting `Obs `), a threshold from
+ * `OBS_LOG_LEVEL`/`OBS_DEBUG` (default `warn`), no URL's credentials in any line, and a
+ * `notice` level for the few informational lines shown by default (never as warnings).
+ */
 import { isNodeRuntime } from './runtime.js';
 import { redactUrlCredentials } from './url-credentials.js';
 
