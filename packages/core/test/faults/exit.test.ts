@@ -184,7 +184,9 @@ describe('SIGTERM', () => {
       const lines = obsLines(r.logs);
       expect(lines.filter((l) => l.startsWith('SIGTERM'))).toEqual([
         expect.stringMatching(
-          new RegExp(`^SIGTERM: sending ${SPANS} spans, ${SCORES} scores to ${bad.url} before exit, for up to 1\\.\\d s; send SIGTERM again to quit now$`),
+          new RegExp(
+            `^SIGTERM: sending ${SPANS} spans, ${SCORES} scores to ${bad.url} before exit, for up to 1\\.\\d s; send SIGTERM again to quit now$`,
+          ),
         ),
         expect.stringMatching(
           /^SIGTERM: shutdown gave up after 2\.0 s: \d+ spans dropped unsent, \d+ in flight without an answer; \d+ scores dropped unsent, \d+ in flight without an answer/,
@@ -226,7 +228,9 @@ describe('Ctrl-C (SIGINT) while the server is down', () => {
       expect(r.tookMs).toBeLessThan(2000 + 2000);
       expect(obsLines(r.logs).filter((l) => l.startsWith('SIGINT'))).toEqual([
         expect.stringMatching(
-          new RegExp(`^SIGINT: sending ${SPANS} spans, ${SCORES} scores to ${bad.url} before exit, for up to 1\\.\\d s; press Ctrl-C again to quit now$`),
+          new RegExp(
+            `^SIGINT: sending ${SPANS} spans, ${SCORES} scores to ${bad.url} before exit, for up to 1\\.\\d s; press Ctrl-C again to quit now$`,
+          ),
         ),
         expect.stringMatching(/^SIGINT: shutdown gave up after 2\.0 s: /),
       ]);
@@ -247,7 +251,9 @@ describe('Ctrl-C (SIGINT) while the server is down', () => {
       expect(r.tookMs).toBeLessThan(5000);
       expect(obsLines(r.logs).filter((l) => l.startsWith('SIGINT'))).toEqual([
         expect.stringMatching(
-          new RegExp(`^SIGINT: sending ${SPANS} spans, ${SCORES} scores to ${bad.url} before exit, for up to 14\\.\\d s; press Ctrl-C again to quit now$`),
+          new RegExp(
+            `^SIGINT: sending ${SPANS} spans, ${SCORES} scores to ${bad.url} before exit, for up to 14\\.\\d s; press Ctrl-C again to quit now$`,
+          ),
         ),
         expect.stringMatching(
           /^SIGINT: shutdown stopped by a second SIGINT after \d+\.\d s: \d+ spans dropped unsent, \d+ in flight without an answer.*; \d+ scores dropped unsent, \d+ in flight without an answer/,

@@ -15,6 +15,7 @@ import { findMedia, MIN_DATA_URI_CHARS } from '../../src/export/media/find-media
 import { MAX_MEDIA_PER_SPAN } from '../../src/export/media/span-media.js';
 import { TRUNCATION_MARKER } from '../../src/util/capture.js';
 import { captureLogs, only, perTestTracing, TRACING_KEYS } from '../tracing/harness.js';
+import { budgetFor, fastestOf3 } from '../support/yardstick.js';
 import { referenceIn } from './helpers.js';
 
 const { server } = await setupObsServer(TRACING_KEYS).ready;
@@ -27,25 +28,6 @@ const INPUT = 'obs.observation.input';
 
 function repeatTo(unit: string, size = MB): string {
   return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-}
-
-/** The shortest of three runs of `fn`, in ms. */
-function fastestOf3(fn: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
-/**
- * The bound of one pass over `value`: 50 ms, or ten copies of it through `JSON.stringify` in the
- * same run if that is more (a loaded machine's linear pass; quadratic work cannot hide in it).
- */
-function budgetFor(value: unknown): number {
-  return Math.max(50, 10 * fastestOf3(() => JSON.stringify(value)));
 }
 
 /** A stall of the event loop: its longest turn, and how long the watch lasted, in ms. */
