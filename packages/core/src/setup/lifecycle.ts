@@ -74,7 +74,9 @@ export function handleDrains(kinds: readonly DeliveryKind[], deadlineMs: number,
     async signal(name, interrupt) {
       const ms = endingMs();
       const started = Date.now();
-      const say = setTimeout(() => sayWhatIsSent(kinds, name, ms - (Date.now() - started), target), Math.min(SAY_AFTER_MS, ms));
+      // A drain with less than that left is over before a line could help.
+      const say =
+        ms > SAY_AFTER_MS ? setTimeout(() => sayWhatIsSent(kinds, name, ms - (Date.now() - started), target), SAY_AFTER_MS) : undefined;
       try {
         return await tracked(ms, (left) => drainWithin(kinds, left, { mode: 'shutdown', label: `${name}: shutdown`, before, interrupt }));
       } finally {
