@@ -1,13 +1,15 @@
 /**
  * Whole processes on Node.js 22, resolving the built package like a user's app: a CommonJS app
- * (`require('@obs/express')`, zero config from OBS_* env) on Express 4 and 5, and shutdowns
- * (server.close, SIGTERM) that must not lose the span of a request handled just before.
+ * (`require('@obs/express')`, zero config from OBS_* env) on Express 4 and 5, shutdowns
+ * (server.close, SIGTERM) that must not lose the span of a request handled just before, and one
+ * hostile POST that must not cost the app's other clients.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -105,4 +107,101 @@ describe('shutdown', () => {
     const { root } = await delivered(out.traceId);
     expect(root.name).toBe('GET /work/:id');
   });
+});
+
+/**
+ * Pings `url` from `clients` clients every `everyMs` on a thread of its own (the local obs server
+ * decoding spans on this test's main thread cannot delay a measurement), until told to stop;
+ * posts each ping's latency in ms with the time it started, per client.
+ */
+const PINGER = `
+const { parentPort, workerData: { url, clients, everyMs } } = require('node:worker_threads');
+let stop = false;
+parentPort.on('message', () => (stop = true));
+for (let c = 0; c < clients; c++) {
+  (async () => {
+    while (!stop) {
+      const started = Date.now();
+      const t = performance.now();
+      await (await fetch(url)).text();
+      parentPort.postMessage({ client: c, started, ms: performance.now() - t });
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+}
+`;
+
+// The child app is the same under either tracer provider project: measured once, on a machine less busy.
+describe.skipIf(process.env.OBS_TEST_PROVIDER === 'sdk')('one hostile POST', () => {
+  it("a 1 MB question made of ';base64,' while 3 clients ping every 100 ms: every ping within 100 ms of a harmless 1 MB question's", async () => {
+    const child = spawn(node, [join(here, 'fixtures', 'hostile-app.mjs')], {
+      cwd: here,
+      env: { ...process.env, ...obs.server.env, OBS_FLUSH_INTERVAL: '0.1', OBS_LOG_LEVEL: 'error' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      const port = await new Promise<string>((resolvePort, reject) => {
+        child.stdout.on('data', (c: Buffer) => {
+          const m = /LISTENING (\d+)/.exec(c.toString());
+          if (m) resolvePort(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`the app exited (${code}): ${stderr}`)));
+      });
+      const base = `http://127.0.0.1:${port}`;
+      const pings: { client: number; started: number; ms: number }[] = [];
+      const pinger = new Worker(PINGER, { eval: true, workerData: { url: `${base}/ping`, clients: 3, everyMs: 100 } });
+      pinger.on('message', (p) => pings.push(p));
+      /** Asks `question` while the clients ping; the pings of that second and a half, per client. */
+      const ask = async (question: string): Promise<number[][]> => {
+        const sentAt = Date.now();
+        const res = await fetch(`${base}/ask`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question }),
+        });
+        expect(await res.json()).toEqual({ answer: `${question.length} characters` });
+        // The export (and its media scan) of both spans happens within this window.
+        await obs.server.waitFor(() => (obs.server.spansByName('answer').length > 0 ? true : undefined), {
+          timeoutMs: 10_000,
+          description: 'the answer span',
+        });
+        await new Promise((r) => setTimeout(r, 1000));
+        const during = pings.filter((p) => p.started >= sentAt && p.started < sentAt + 1500);
+        return [0, 1, 2].map((c) => during.filter((p) => p.client === c).map((p) => p.ms));
+      };
+      // The first second and a first large question warm the app up (its first requests, obs's
+      // first export of a large value): not measured.
+      await new Promise((r) => setTimeout(r, 1000));
+      await ask('y'.repeat(1024 * 1024));
+      obs.server.reset();
+      // The same app, the same size, nothing hostile: what a 1 MB question costs here, in this run.
+      const harmless = await ask('x'.repeat(1024 * 1024));
+      obs.server.reset();
+      const question = ';base64,'.repeat(128 * 1024);
+      expect(question.length).toBe(1024 * 1024);
+      const hostile = await ask(question);
+      pinger.postMessage('stop');
+      await pinger.terminate();
+
+      const report: string[] = [];
+      for (let c = 0; c < 3; c++) {
+        expect(hostile[c]!.length).toBeGreaterThanOrEqual(3);
+        const baseline = Math.max(...harmless[c]!);
+        const worst = Math.max(...hostile[c]!);
+        report.push(`client ${c}: slowest ${baseline.toFixed(1)} ms with a harmless question, ${worst.toFixed(1)} ms with the hostile one`);
+        expect(worst - baseline, report.join('; ')).toBeLessThan(100);
+      }
+      console.log(`[hostile POST] ${report.join('; ')}`);
+      // The question arrived as given (cut at maxValueChars, 1,000,000, with the marker), no media asked for.
+      const cut = `${question.slice(0, 1_000_000)}…[truncated by obs: ${question.length - 1_000_000} more characters]`;
+      expect(obs.server.spansByName('answer')[0]!.attributes['obs.observation.input'] === cut).toBe(true);
+      expect(obs.server.spansByName('POST /ask')).toHaveLength(1);
+      expect(obs.server.media.asks).toHaveLength(0);
+      expect(stderr).toBe('');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
 });

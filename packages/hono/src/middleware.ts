@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { ObsHonoOptions } from './options.js';
 import { remember } from './request-observation.js';
-import { bindingsOf, requestEnded, waitUntilOf } from './runtime.js';
+import { bindingsOf, bodyAfterHandler, requestEnded, waitUntilOf } from './runtime.js';
 
 /** After the runtime is done with a request, how long its response body may still take to end. */
 const END_GRACE_MS = 1000;
@@ -63,7 +63,7 @@ export const UNMATCHED = '<unmatched>';
 /** Starts the request's root, named after the route Hono matched for its handler. */
 function start(layer: FetchHttpObserver<Request, Context>, c: Context): FetchRequest<Request, Context> | undefined {
   const route = handlerRoute(c);
-  const request = layer.start(c.req.raw, { path: c.req.path, route, subject: c });
+  const request = layer.start(c.req.raw, { path: c.req.path, route, subject: c, bodyAfterHandler: bodyAfterHandler(c) });
   if (request && route === undefined) request.ro.setName(`${c.req.method} ${UNMATCHED}`);
   return request;
 }

@@ -1,7 +1,9 @@
 /**
  * What the runtime under Hono offers around one request, read from the `Context` without
  * importing any runtime: its `waitUntil` (Workers and other serverless hosts), its bindings (a
- * Worker's `env`), and its signal that the request is over.
+ * Worker's `env`), its signal that the request is over, and, under `Deno.serve`, the body the
+ * handler read (Deno warns about the legacy abort of `request.signal` as soon as a request is
+ * cloned, so obs reads no copy of the body there).
  */
 import type { WaitUntil } from '@obs/core/http';
 import type { Context } from 'hono';
@@ -30,6 +32,28 @@ export function requestEnded(c: Context): Promise<unknown> | undefined {
   if (!signal || typeof signal.addEventListener !== 'function') return undefined;
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+}
+
+/**
+ * Under `Deno.serve` (its handler info has `completed`): where the input's body comes from once
+ * the handler returned, instead of a copy read alongside it. Hono keeps what the handler read
+ * (`c.req.json()`, `text()`, `parseBody()`...) and gives it again as text; a body the handler never
+ * read is not recorded. Undefined elsewhere: the copy is read as usual.
+ */
+export function bodyAfterHandler(c: Context): (() => Promise<Request | undefined>) | undefined {
+  const env = c.env as { completed?: unknown } | undefined;
+  const deno = (globalThis as { Deno?: unknown }).Deno;
+  if (!deno || !(env?.completed instanceof Promise)) return undefined;
+  return async () => {
+    const raw = c.req.raw;
+    const cache = (c.req as unknown as { bodyCache?: Record<string, unknown> }).bodyCache;
+    if (!cache || Object.keys(cache).length === 0) return undefined;
+    const contentType = raw.headers.get('content-type') ?? '';
+    // Form data becomes a request of its own (its boundary is not the original's); the rest text.
+    if (/multipart\/form-data/i.test(contentType)) return new Request(raw.url, { method: raw.method, body: await c.req.formData() });
+    const headers = contentType ? { 'content-type': contentType } : undefined;
+    return new Request(raw.url, { method: raw.method, headers, body: await c.req.text() });
+  };
 }
 
 /** `@hono/node-server`'s `ServerResponse`, structurally. */

@@ -1,6 +1,11 @@
-/** `@obs/hono` on real Deno (the `deno` npm package's binary), serving with `Deno.serve`. */
+/**
+ * `@obs/hono` on real Deno (the `deno` npm package's binary), serving with `Deno.serve`: the same
+ * scenarios as every runtime, and nothing on Deno's console but obs's start-up line (Deno 2.9
+ * warns about `request.signal`'s legacy abort once a request is cloned: obs reads the body the
+ * handler read instead of a copy there).
+ */
 import { setupObsServer } from '@obs/local-server/testing';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RuntimeApp, runtimeBinary, startRuntimeApp } from './runtime-process.js';
 import { runtimeScenarios } from './runtime-scenarios.js';
 
@@ -22,4 +27,14 @@ describe.skipIf(!deno.path)('Hono on Deno', () => {
     () => local.server,
     () => app.url,
   );
+
+  it("Deno's console after every scenario: the listening line and obs's start-up line, no warning", () => {
+    const lines = app
+      .output()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    expect(lines.filter((l) => !l.startsWith('LISTENING '))).toEqual([
+      expect.stringMatching(/^\[obs\] on: exporting to http:\/\/127\.0\.0\.1:\d+ \(obs registered its own tracer provider/),
+    ]);
+  });
 });

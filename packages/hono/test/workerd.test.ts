@@ -3,7 +3,8 @@
  * by esbuild as wrangler does. The obs settings come from the Worker's `env` bindings (its
  * `process.env` is left empty), and the local obs server delays every export, so each response
  * returns before its spans are delivered: they leave through `c.executionCtx.waitUntil`, and none
- * is lost (counted). Then under the freeze harness: the workerd process stopped (SIGSTOP) once each
+ * is lost (counted), and obs's start-up line is logged as information, never as a warning (which
+ * wrangler shows as `▲ [WARNING]`). Then under the freeze harness: the workerd process stopped (SIGSTOP) once each
  * response has been sent and its `waitUntil` work settled, thawed only for the next request.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,6 +24,8 @@ if (workerd.unavailable) console.warn(`skipping the workerd tests: ${workerd.una
 
 describe.skipIf(!workerd.path)('Hono on Cloudflare workerd', () => {
   let mf: Miniflare;
+  /** What the Worker logged, with each line's level as workerd reports it (what wrangler prints). */
+  const logged: { level: string; message: string }[] = [];
   const dispatch = (path: string, init?: RequestInit) =>
     mf.dispatchFetch(`http://worker.local${path}`, init as Parameters<Miniflare['dispatchFetch']>[1]);
   beforeAll(async () => {
@@ -32,6 +35,8 @@ describe.skipIf(!workerd.path)('Hono on Cloudflare workerd', () => {
       // AsyncLocalStorage, without copying the bindings into process.env: obs must read `env` itself.
       compatibilityFlags: ['nodejs_compat', 'nodejs_compat_do_not_populate_process_env'],
       bindings: { ...local.server.env, OBS_FLUSH_INTERVAL: '60' },
+      structuredWorkerdLogs: true,
+      handleStructuredLogs: ({ level, message }: { level: string; message: string }) => void logged.push({ level, message }),
     });
     await mf.ready;
   }, 120_000);
@@ -91,6 +96,11 @@ describe.skipIf(!workerd.path)('Hono on Cloudflare workerd', () => {
     const { root: m } = await traceOf(local.server, missing.headers.get('x-obs-trace-id'), 1);
     expect(m.attributes['obs.observation.level']).toBeUndefined();
     expect(local.server.spans()).toHaveLength(6);
+  });
+
+  it("obs's start-up line is information, not a warning; obs logs nothing else", () => {
+    const obsLines = logged.filter((l) => l.message.includes('[obs]'));
+    expect(obsLines).toEqual([{ level: 'info', message: expect.stringMatching(/^\[obs\] on: exporting to http:\/\/127\.0\.0\.1:\d+ /) }]);
   });
 });
 

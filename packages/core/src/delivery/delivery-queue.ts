@@ -10,7 +10,7 @@
  */
 import { logger } from '../util/logger.js';
 import { backoffDelay } from '../util/retry.js';
-import type { Leftover } from './drain.js';
+import { DrainDeadlines, type Leftover } from './drain.js';
 import { OutageLog } from './outage-log.js';
 import type { SendOutcome } from './outcome.js';
 
@@ -141,6 +141,10 @@ export class DeliveryQueue {
   private refusedUntil = 0;
   private refusedWhy = '';
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the retry wait under way ends. */
+  private waitEndsAt = 0;
+  /** The drains waiting for this queue: its retry waits leave room for an attempt before their deadlines. */
+  private readonly drains = new DrainDeadlines();
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
   /** The exit flush: one more attempt per batch, no waits, no retries. */
@@ -266,6 +270,25 @@ export class DeliveryQueue {
   /** Says what the outage log holds back (a drain ended; `final` at shutdown and exit). */
   settle(final: boolean): void {
     this.outage.settle(final);
+  }
+
+  /**
+   * A drain waits until `deadline`: retry waits end at the latest halfway to it, the one under way
+   * too (a wait scheduled before the drain, or a `Retry-After`, would outlive a server that
+   * recovers before the deadline). Returns what ends that.
+   */
+  drainBy(deadline: number): () => void {
+    const end = this.drains.add(deadline);
+    if (this.waitTimer !== undefined) {
+      const now = Date.now();
+      const capped = this.drains.cap(this.waitEndsAt - now, now);
+      if (now + capped < this.waitEndsAt) {
+        clearTimeout(this.waitTimer);
+        this.waitTimer = undefined;
+        this.wait(capped);
+      }
+    }
+    return end;
   }
 
   private isIdle(): boolean {
@@ -444,8 +467,10 @@ export class DeliveryQueue {
     );
   }
 
-  private wait(ms: number): void {
+  private wait(requested: number): void {
     if (this.waitTimer !== undefined) return;
+    const ms = this.drains.cap(requested);
+    this.waitEndsAt = Date.now() + ms;
     this.waitTimer = setTimeout(() => {
       this.waitTimer = undefined;
       this.pump();

@@ -4,7 +4,9 @@
  * what each kind could not deliver. A flush stops waiting and leaves the rest to its retries; a
  * shutdown drops the rest; the exit flush gives every batch one last attempt and then drops what
  * failed. As Sentry's `close(timeout)` and OpenTelemetry's `forceFlush` timeout, the wait is
- * bounded whatever the server does.
+ * bounded whatever the server does. While a drain waits, each kind's retry waits are cut to leave
+ * time for another attempt before its deadline (a server that recovers before it gets what is
+ * buffered), and a drain can be interrupted (a second Ctrl-C): then it drops what is left at once.
  */
 import { MAX_TIMER_MS } from '../config/numeric-option.js';
 import { logger } from '../util/logger.js';
@@ -37,6 +39,37 @@ export interface DeliveryKind {
   abandon(): Leftover;
   /** The drain is over: say what the kind's log holds back (a recovery; at the last drain, losses not said yet). */
   settle(final: boolean): void;
+  /**
+   * A drain waits until `deadline` (ms since the epoch): retry waits end at the latest halfway
+   * to it, so a server that recovers before it gets another attempt. Returns what ends that.
+   */
+  drainBy?(deadline: number): () => void;
+}
+
+/** Shortest retry wait while a drain waits, in ms: near its deadline, attempts do not turn into a busy loop. */
+export const MIN_DRAIN_RETRY_MS = 100;
+
+/**
+ * The deadlines of the drains waiting now, for a kind's retry waits: `cap(ms)` is `ms` or, while
+ * a drain waits, at most half of what is left before the nearest deadline.
+ */
+export class DrainDeadlines {
+  private readonly open: number[] = [];
+
+  /** A drain waits until `deadline`; the returned function says it is over. */
+  add(deadline: number): () => void {
+    this.open.push(deadline);
+    return () => {
+      const at = this.open.indexOf(deadline);
+      if (at !== -1) this.open.splice(at, 1);
+    };
+  }
+
+  cap(ms: number, now = Date.now()): number {
+    if (this.open.length === 0) return ms;
+    const left = Math.min(...this.open) - now;
+    return Math.min(ms, Math.max(MIN_DRAIN_RETRY_MS, left / 2));
+  }
 }
 
 /** A kind with nothing to deliver (a client that is not configured, media not uploaded): nothing to wait for. */
@@ -62,6 +95,8 @@ export interface DrainOptions {
   label: string;
   /** Work to finish first, inside the deadline (a request's pending `identify`). */
   before?: () => Promise<void>;
+  /** Resolves (with why, `a second SIGINT`) when the drain must stop at once: what is left is dropped and said. */
+  interrupt?: Promise<string>;
 }
 
 /**
@@ -74,6 +109,12 @@ export async function drainWithin(kinds: readonly DeliveryKind[], timeoutMs: num
   const ms = Number.isFinite(timeoutMs) && timeoutMs > 0 ? Math.min(timeoutMs, MAX_TIMER_MS) : 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const waiting = kinds.map((kind) => kind.drainBy?.(started + ms));
+  let interruptedBy: string | undefined;
+  const interrupted = options.interrupt?.then((why) => {
+    interruptedBy = why;
+    return 'late' as const;
+  });
   const work = (async () => {
     try {
       await options.before?.();
@@ -84,10 +125,11 @@ export async function drainWithin(kinds: readonly DeliveryKind[], timeoutMs: num
     await Promise.all(kinds.map((kind) => kind.settled().catch(() => undefined)));
     return 'done' as const;
   })();
-  const result = await Promise.race([work, late]);
+  const result = await Promise.race(interrupted ? [work, late, interrupted] : [work, late]);
   clearTimeout(timer);
+  for (const end of waiting) end?.();
 
-  if (result === 'late' && options.mode === 'flush') {
+  if (result === 'late' && options.mode === 'flush' && !interruptedBy) {
     for (const kind of kinds) kind.settle(false);
     const waiting = kinds
       .filter((kind) => !kind.quiet || kind.pending() > 0)
@@ -101,9 +143,10 @@ export async function drainWithin(kinds: readonly DeliveryKind[], timeoutMs: num
   else if (options.mode === 'exit') left = kinds.map((kind) => kind.endLastTry());
   for (const kind of kinds) kind.settle(options.mode !== 'flush');
   if (!left.some((l) => l.unsent + l.inFlight > 0)) return true;
-  const after = result === 'late' ? ms : Date.now() - started;
+  const after = result === 'late' && !interruptedBy ? ms : Date.now() - started;
   const said = kinds.flatMap((kind, i) => (kind.quiet && left[i]!.unsent + left[i]!.inFlight === 0 ? [] : [describe(kind.unit, left[i]!)]));
-  logger.error(`${options.label} gave up after ${seconds(after)} s: ${said.join('; ')}`);
+  const how = interruptedBy ? `stopped by ${interruptedBy}` : 'gave up';
+  logger.error(`${options.label} ${how} after ${seconds(after)} s: ${said.join('; ')}`);
   return false;
 }
 

@@ -195,5 +195,6 @@ function spanDelivery(batches: BatchQueue | undefined, exporter: SpanExporter | 
       return held ? held.abandon() : { unsent: 0, inFlight: batches?.handedOver ?? 0 };
     },
     settle: (final) => held?.settle(final),
+    drainBy: (deadline) => held?.drainBy?.(deadline) ?? (() => undefined),
   };
 }

@@ -1,7 +1,8 @@
 /**
- * The doctor's checks (`diagnose()`): keys and base URL present and without stray whitespace, the
- * server reachable and an obs server, the keys accepted, the clock sane. Loaded on the first
- * `diagnose()`, never at start.
+ * The doctor's checks (`diagnose()`): keys and base URL present and without whitespace inside
+ * (around them it is harmless: obs trims it, and the check says so without failing), the server
+ * reachable and an obs server, the keys accepted, the clock in sync (within what the server's
+ * `Date` header can tell: whole seconds). Loaded on the first `diagnose()`, never at start.
  */
 import { basicAuth, resolveConnection, type ObsConnectionOptions } from '../config/connection.js';
 import { readEnv } from '../config/env.js';
@@ -47,20 +48,7 @@ export async function runChecks(options: DiagnoseOptions): Promise<Diagnosis> {
     });
   } else checks.push({ name: 'configuration', ok: true, message: `base URL ${conn.baseUrl}, public key ${conn.publicKey}` });
 
-  const padded = (['OBS_PUBLIC_KEY', 'OBS_SECRET_KEY', 'OBS_BASE_URL'] as const).filter((name) => {
-    const raw = readEnv(name, { raw: true });
-    return raw !== undefined && raw !== raw.trim();
-  });
-  checks.push(
-    padded.length > 0
-      ? {
-          name: 'whitespace',
-          ok: false,
-          message: `${padded.join(', ')} ha${padded.length === 1 ? 's' : 've'} leading or trailing whitespace (obs trims it)`,
-          fix: `remove the whitespace or newline from ${padded.join(', ')} where it is set`,
-        }
-      : { name: 'whitespace', ok: true, message: 'no stray whitespace in OBS_* variables' },
-  );
+  checks.push(whitespaceCheck());
 
   if (conn.baseUrl) {
     const timeoutMs = 1000 * (typeof options.timeout === 'number' && options.timeout > 0 ? options.timeout : 5);
@@ -69,16 +57,7 @@ export async function runChecks(options: DiagnoseOptions): Promise<Diagnosis> {
     checks.push(server);
     // Keys and clock mean something only against an obs server.
     if (server.ok && health.ok) {
-      if (health.date !== undefined) {
-        const skew = Date.now() - health.date;
-        const ok = Math.abs(skew) <= MAX_SKEW_MS;
-        checks.push({
-          name: 'clock',
-          ok,
-          message: `clock differs from the server's by ${Math.round(skew / 1000)} s`,
-          fix: ok ? undefined : 'sync this machine clock (NTP): traces would show at the wrong time',
-        });
-      }
+      if (health.date !== undefined) checks.push(clockCheck(health.date, health.sentAt, health.receivedAt));
       if (conn.publicKey && conn.secretKey) {
         const auth = await request(`${conn.baseUrl}/api/public/projects`, timeoutMs, basicAuth(conn.publicKey, conn.secretKey));
         checks.push(keysCheck(conn.baseUrl, auth));
@@ -89,6 +68,54 @@ export async function runChecks(options: DiagnoseOptions): Promise<Diagnosis> {
 }
 
 type Answer = Awaited<ReturnType<typeof request>>;
+
+const ENV_NAMES = ['OBS_PUBLIC_KEY', 'OBS_SECRET_KEY', 'OBS_BASE_URL'] as const;
+
+/** Whitespace in the `OBS_*` variables: inside a value it breaks it; around it (a newline from a secrets file) obs trims it. */
+function whitespaceCheck(): DiagnosisCheck {
+  const raw = ENV_NAMES.map((name) => [name, readEnv(name, { raw: true })] as const);
+  const inside = raw.filter(([, v]) => v !== undefined && /\s/.test(v.trim())).map(([name]) => name);
+  if (inside.length > 0) {
+    return {
+      name: 'whitespace',
+      ok: false,
+      message: `${inside.join(', ')} ${inside.length === 1 ? 'has' : 'have'} whitespace inside: no server accepts ${inside.length === 1 ? 'it' : 'them'}`,
+      fix: `remove the whitespace from ${inside.join(', ')} where ${inside.length === 1 ? 'it is' : 'they are'} set`,
+    };
+  }
+  const around = raw.filter(([, v]) => v !== undefined && v !== v.trim()).map(([name]) => name);
+  if (around.length > 0) {
+    return {
+      name: 'whitespace',
+      ok: true,
+      message: `${around.join(', ')} ${around.length === 1 ? 'ends or starts' : 'end or start'} with whitespace (a newline from a secrets file): obs trims it, harmless`,
+    };
+  }
+  return { name: 'whitespace', ok: true, message: 'no stray whitespace in OBS_* variables' };
+}
+
+/**
+ * The clock check: the server's `Date` header is in whole seconds, and it was written at some
+ * moment between the request's departure and the answer's arrival, so only a difference beyond
+ * that window is one; within it the clocks agree as far as the server can tell.
+ */
+function clockCheck(serverDate: number, sentAt: number, receivedAt: number): DiagnosisCheck {
+  // Local minus server time lies in [sentAt - (date + 1 s), receivedAt - date].
+  const least = sentAt - (serverDate + 1000);
+  const most = receivedAt - serverDate;
+  if (least <= 0 && most >= 0) {
+    return { name: 'clock', ok: true, message: "clock in sync with the server's (to the second, as its Date header tells)" };
+  }
+  const skew = least > 0 ? least : most;
+  const ok = Math.abs(skew) <= MAX_SKEW_MS;
+  const seconds = Math.max(1, Math.round(Math.abs(skew) / 1000));
+  return {
+    name: 'clock',
+    ok,
+    message: `clock is ${seconds} s ${skew > 0 ? 'ahead of' : 'behind'} the server's`,
+    fix: ok ? undefined : 'sync this machine clock (NTP): traces would show at the wrong time',
+  };
+}
 
 const WRONG_BASE_URL = (baseUrl: string) =>
   `check OBS_BASE_URL (${baseUrl}): it must be the obs server's root address (e.g. https://obs.example.com), without /api/public`;
@@ -149,11 +176,13 @@ async function request(
   url: string,
   timeoutMs: number,
   authorization?: string,
-): Promise<{ ok: true; status: number; body: unknown; date?: number } | { ok: false; error: string }> {
+): Promise<{ ok: true; status: number; body: unknown; date?: number; sentAt: number; receivedAt: number } | { ok: false; error: string }> {
+  const sentAt = Date.now();
   try {
     const res = await withTracingSuppressed(() =>
       fetch(url, { headers: authorization ? { authorization } : {}, signal: AbortSignal.timeout(timeoutMs) }),
     );
+    const receivedAt = Date.now();
     const text = await res.text().catch(() => '');
     let body: unknown;
     try {
@@ -163,7 +192,7 @@ async function request(
     }
     const date = res.headers.get('date');
     const parsed = date ? Date.parse(date) : Number.NaN;
-    return { ok: true, status: res.status, body, ...(Number.isFinite(parsed) && { date: parsed }) };
+    return { ok: true, status: res.status, body, sentAt, receivedAt, ...(Number.isFinite(parsed) && { date: parsed }) };
   } catch (err) {
     const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
     const error =

@@ -1,8 +1,12 @@
 /**
  * `initObs`: one call sets tracing up (tracer provider, async context, `ObsSpanProcessor`, client)
- * and returns the handle that flushes and shuts them down. Idempotent per process.
+ * and returns the handle that flushes and shuts them down. Idempotent per process: a second call
+ * with other options says which are not applied. The first obs span started while nothing is set
+ * up at all (no tracer provider registered) calls it with the environment's settings, as the
+ * adapters and wrappers do at their first request or call.
  */
 import { ObsClient } from '../client/client.js';
+import { resolveConnection } from '../config/connection.js';
 import { useEnvBindings } from '../config/env.js';
 import { ObsSpanProcessor } from '../export/span-processor.js';
 import type { DrainTimeoutOptions } from '../delivery/drain.js';
@@ -10,6 +14,8 @@ import { logger, setLogLevel } from '../util/logger.js';
 import { registerAiSdkTelemetry } from './ai-sdk-telemetry.js';
 import type { ObsInitOptions, ObsTracingMode } from './init-options.js';
 import { findObsProcessor, registeredProvider, wireTracing } from './provider-choice.js';
+import { ignoredOptions } from './repeated-init.js';
+import { setObsStarter } from '../tracing/tracer.js';
 import { handleDrains } from './lifecycle.js';
 import { installShutdownHooks } from './shutdown-hooks.js';
 import { reportStartup } from './startup-report.js';
@@ -42,6 +48,23 @@ export interface ObsHandle {
 const HANDLE_SLOT = Symbol.for('obs.handle');
 type Slot = { [HANDLE_SLOT]?: ObsHandle };
 
+/** The options of the `initObs` call that made each handle (`auto`: an observation's), for a later call to be compared with. */
+const madeWith = new WeakMap<ObsHandle, { options: ObsInitOptions; auto: boolean }>();
+let starting = false;
+
+// An observation started before anything set obs up starts it, once per process (never again
+// after a handle existed: an observation after shutdown records nothing).
+setObsStarter(() => {
+  if (getObsHandle()) return;
+  logger.debug('an observation started before initObs(): obs starts itself with the settings of the environment');
+  starting = true;
+  try {
+    initObs();
+  } finally {
+    starting = false;
+  }
+});
+
 /** The handle of an earlier `initObs`, if any (adapters use it to decide whether to init). */
 export function getObsHandle(): ObsHandle | undefined {
   return (globalThis as Slot)[HANDLE_SLOT];
@@ -57,9 +80,13 @@ export function getObsHandle(): ObsHandle | undefined {
  */
 export function initObs(options: ObsInitOptions = {}): ObsHandle {
   if (options.debug) setLogLevel('debug');
+  setObsStarter(undefined);
   const existing = getObsHandle();
   if (existing) {
-    logger.debug('initObs: already initialised, returning the existing handle');
+    const made = madeWith.get(existing);
+    const ignored = ignoredOptions(made?.options ?? {}, options, made?.auto);
+    if (ignored) logger.warn(`initObs: obs is set up already, so this call changes nothing: ${ignored}`);
+    else logger.debug('initObs: already initialised, returning the existing handle');
     return existing;
   }
   // Before anything reads a setting: a Worker's bindings count as its environment.
@@ -81,7 +108,11 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
   // AI SDK 7 traces only through a registered integration: obs stands one in if the app has none.
   const unregisterAiSdk = registerAiSdkTelemetry();
   // One deadline for everything the handle delivers: spans, their media and scores.
-  const drains = handleDrains([spanProcessor.delivery, spanProcessor.mediaDelivery, client.delivery], spanProcessor.shutdownTimeoutMs);
+  const drains = handleDrains(
+    [spanProcessor.delivery, spanProcessor.mediaDelivery, client.delivery],
+    spanProcessor.shutdownTimeoutMs,
+    resolveConnection(options).baseUrl,
+  );
   const handle: ObsHandle = {
     client,
     spanProcessor,
@@ -110,6 +141,7 @@ export function initObs(options: ObsInitOptions = {}): ObsHandle {
     },
   };
   (globalThis as Slot)[HANDLE_SLOT] = handle;
+  madeWith.set(handle, { options, auto: starting });
   if (options.flushOnExit !== false) {
     // Bounded, so a black-holed server cannot hold the process past a grace period.
     installShutdownHooks(drains, spanProcessor.shutdownTimeoutMs);

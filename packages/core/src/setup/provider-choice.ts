@@ -5,7 +5,7 @@
  * app provider that takes no processors (`isolated`). Also makes sure an async context manager
  * runs, whoever registered the provider.
  */
-import { context, createContextKey, ProxyTracerProvider, trace, type TracerProvider } from '@opentelemetry/api';
+import { context, createContextKey, trace, type TracerProvider } from '@opentelemetry/api';
 import { readEnv } from '../config/env.js';
 import { ObsSpanProcessor } from '../export/span-processor.js';
 import { bridgeLlmTracers } from '../tracing/llm-tracer-bridge.js';
@@ -16,7 +16,7 @@ import { resourceFromAttributes } from '../tracing/provider/resource.js';
 import { type LightSampler, samplerFromEnv } from '../tracing/provider/sampler.js';
 import { YieldingTracerProvider } from '../tracing/provider/yielding-provider.js';
 import type { SpanProcessor, SpanResource } from '../tracing/sdk-types.js';
-import { setObsTracerProvider } from '../tracing/tracer.js';
+import { isNoopProvider, setObsTracerProvider } from '../tracing/tracer.js';
 import { logger } from '../util/logger.js';
 import { SDK_VERSION } from '../util/version.js';
 import { AppView } from './app-view-parents.js';
@@ -73,22 +73,26 @@ class Wiring implements TracingWiring {
       // Tracers handed out so far (instrumentations, LLM libraries) start their next span on the app's.
       yielding.handOver(app);
       try {
-        this.joinForeign(app, `initObs: ${describeProvider(app)} was registered after obs and took over the global tracer provider`);
+        this.joinForeign(app, `initObs: ${describeProvider(app)} was registered after obs and took over the global tracer provider`, true);
       } catch (err) {
         logger.warn(`could not join the tracer provider registered after obs: ${String(err)}`);
       }
     });
   }
 
-  /** Another provider is registered: attach to it, or run beside it when it takes no processors. */
-  joinForeign(foreign: TracerProvider, why: string): void {
+  /**
+   * Another provider is registered: attach to it, or run beside it when it takes no processors.
+   * `tookOver`: it replaced obs's after the start-up line named obs's, which is no longer true:
+   * the line saying what happened instead is shown at the default level.
+   */
+  joinForeign(foreign: TracerProvider, why: string, tookOver = false): void {
     // A provider set with trace.setGlobalTracerProvider() alone has no async context: without
     // it observations would not nest and propagateAttributes would not reach child spans.
     ensureContextManager();
     if (findObsProcessor(foreign) || attachProcessor(foreign, this.processor)) {
       this.mode = 'attached';
       this.usePrivateProvider(foreign);
-      logger.info(`${why}; obs attached its span processor to it`);
+      (tookOver ? logger.notice : logger.info)(`${why}; obs attached its span processor to it`);
       return;
     }
     // The provider takes no processors: keep obs spans apart rather than dropping them.
@@ -185,14 +189,6 @@ export function registeredProvider(): TracerProvider | undefined {
   const delegate = global.getDelegate ? global.getDelegate() : global;
   if (delegate instanceof YieldingTracerProvider) return delegate.handedOver ? delegate.current : undefined;
   return isNoopProvider(delegate) ? undefined : delegate;
-}
-
-/**
- * Identity first: bundlers that minify (Next.js server bundles) rename the API's
- * `NoopTracerProvider`, but the no-op delegate of an unregistered proxy is the same singleton.
- */
-function isNoopProvider(provider: TracerProvider): boolean {
-  return provider === new ProxyTracerProvider().getDelegate() || provider.constructor?.name === 'NoopTracerProvider';
 }
 
 function processorsOf(provider: TracerProvider): SpanProcessor[] | undefined {

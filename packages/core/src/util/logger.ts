@@ -1,3 +1,9 @@
+/**
+ * The SDK's one logger: every line prefixed `[obs]` (or starting `Obs `), a threshold from
+ * `OBS_LOG_LEVEL`/`OBS_DEBUG` (default `warn`), no URL's credentials in any line, and a
+ * `notice` level for the few informational lines shown by default (never as warnings).
+ */
+import { isNodeRuntime } from './runtime.js';
 import { redactUrlCredentials } from './url-credentials.js';
 
 /** Log levels, lowest first. `OBS_LOG_LEVEL` (debug, info, warn, error, silent) picks the threshold; `OBS_DEBUG=1` means debug. */
@@ -54,12 +60,18 @@ export const logger: ObsLogger & { warnOnce(key: string, message: string): void;
     if (enabled('error')) sink.error(prefixed(m), ...a);
   },
   /**
-   * An informational line shown at the default level too (below `error`): obs's one start-up
-   * line. On the console it goes to stderr like every other obs line, never into a program's
-   * own output; a custom logger gets it as `info`.
+   * An informational line shown at the default level too (below `error`): obs's start-up line,
+   * what a signal's drain sends. On the console it is not a warning (Wrangler shows
+   * `console.warn` as `▲ [WARNING]`): on Node.js, Bun and Deno it is written to stderr like every
+   * other obs line, never into a program's own output; elsewhere with `console.info`. A custom
+   * logger gets it as `info`.
    */
   notice: (m) => {
-    if (enabled('warn')) (sink === console ? console.warn : sink.info)(prefixed(m));
+    if (!enabled('warn')) return;
+    if (sink !== console) return sink.info(prefixed(m));
+    const stderr = nodeStderr();
+    if (stderr) stderr.write(`${prefixed(m)}\n`);
+    else console.info(prefixed(m));
   },
   warnOnce(key, m) {
     if (onceKeys.has(key)) return;
@@ -67,6 +79,17 @@ export const logger: ObsLogger & { warnOnce(key: string, message: string): void;
     logger.warn(m);
   },
 };
+
+/** `process.stderr` on Node.js, Bun and Deno; undefined elsewhere (edge runtimes, browsers). */
+function nodeStderr(): { write(text: string): unknown } | undefined {
+  if (!isNodeRuntime()) return undefined;
+  try {
+    const stderr = (globalThis as { process?: { stderr?: { write?: unknown } } }).process?.stderr;
+    return typeof stderr?.write === 'function' ? (stderr as { write(text: string): unknown }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether lines of this level are written now (to skip building lines nobody will see). */
 export function logLevelEnabled(l: LogLevel): boolean {

@@ -5,10 +5,13 @@
  * nested deeper than `MAX_SERIALISED_DEPTH` are cut with a marker, a getter that throws loses
  * only its own key, cycles, BigInts, errors, maps and sets are written readably, and what would
  * be longer than `MAX_SERIALISED_CHARS` (1,000,000, the default attribute cap) is cut there,
- * marker included, before any more of it is read. Base64 media is written whole (up to
- * `MAX_MEDIA_TEXT_CHARS` per value) and not counted: data URIs always, and a string of base64
- * that would be cut; the export uploads it and puts a short reference in its place before the
- * attribute cap, so it must arrive uncut. Plain data
+ * marker included, before any more of it is read. Base64 media is written whole and not counted
+ * (data URIs always, and a string of base64 that would be cut): the export uploads it and puts a
+ * short reference in its place before the attribute cap, so it must arrive uncut. A medium past
+ * the media limit (`MAX_MEDIA_BYTES`), or past `MAX_MEDIA_TEXT_CHARS` of media in one value, is
+ * written as its first characters and a marker counting the rest, a string of its own: the rest
+ * of the value is written as usual, and the export puts the failure marker, with the medium's
+ * size, in its place. Plain data
  * takes V8's native `JSON.stringify` once a walk over it (strings are not read, only their length
  * and first characters) found nothing native JSON would mishandle. A caller may keep binary data
  * instead of its description (`SerializeHooks.binary`: observation inputs, whose bytes are uploaded).
@@ -29,11 +32,17 @@ export const DEPTH_MARKER = `[truncated by obs: deeper than ${MAX_SERIALISED_DEP
  */
 export const MAX_SERIALISED_CHARS = 1_000_000;
 
+/** Largest medium uploaded: 50 MiB (wire contract 5); a larger one is written cut, never whole. */
+export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
+
 /**
- * Most characters of base64 media written whole in one value (one 50 MB medium, the media
- * limit, is ~67,000,000); past it they count toward the length limit like any string.
+ * Most characters of base64 media written whole in one value: about the 128 MiB of media bytes
+ * the upload holds at most (two media of 50 MiB fit). Media past it is written cut.
  */
-export const MAX_MEDIA_TEXT_CHARS = 70_000_000;
+export const MAX_MEDIA_TEXT_CHARS = 180_000_000;
+
+/** Base64 characters a medium written cut keeps (a multiple of 4): enough to tell its type by its bytes. */
+const CUT_MEDIUM_KEEPS = 1024;
 
 /** What a caller may change in how a value is written. */
 export interface SerializeHooks {
@@ -43,9 +52,10 @@ export interface SerializeHooks {
    */
   binary?(value: object, description: string): string | undefined;
   /**
-   * Write base64 media (data URIs, bare base64 that would be cut) whole, up to
-   * `MAX_MEDIA_TEXT_CHARS`, for the export to upload: only for values that become observation
-   * attributes. Without it media is cut like any text (request bodies, names, score metadata).
+   * Write base64 media (data URIs, bare base64 that would be cut) whole for the export to upload
+   * (past the media limits: cut, a string of its own, the marker counting the rest): only for
+   * values that become observation attributes. Without it media is cut like any text (request
+   * bodies, names, score metadata).
    */
   wholeMedia?: boolean;
 }
@@ -53,6 +63,33 @@ export interface SerializeHooks {
 /** Whether `s` is a base64 data URI (`data:<type>[;params];base64,...`); reads at most its first 256 characters. */
 export function isBase64DataUri(s: string): boolean {
   return s.length > 13 && s.charCodeAt(0) === 100 && s.startsWith('data:') && s.lastIndexOf(';base64,', 256) > 5;
+}
+
+/** Where the payload of base64 media `s` starts (after a data URI's `;base64,`, else 0). */
+function payloadStart(s: string, dataUri: boolean): number {
+  return dataUri ? s.lastIndexOf(';base64,', 256) + 8 : 0;
+}
+
+/** Base64 characters of the payload without its `=` padding. */
+function dataChars(s: string, start: number): number {
+  let end = s.length;
+  while (end > start && end > s.length - 2 && s.charCodeAt(end - 1) === 61 /* = */) end--;
+  return end - start;
+}
+
+/** Whether base64 media `s` decodes to more than `MAX_MEDIA_BYTES`. */
+function pastMediaLimit(s: string, dataUri: boolean): boolean {
+  return s.length > MAX_MEDIA_BYTES && Math.floor((dataChars(s, payloadStart(s, dataUri)) * 3) / 4) > MAX_MEDIA_BYTES;
+}
+
+/**
+ * A medium written cut: its header and first `CUT_MEDIUM_KEEPS` characters, then the marker
+ * counting the base64 characters cut (its padding aside), from which the export reads its size.
+ */
+function cutMedium(s: string, dataUri: boolean): string {
+  const start = payloadStart(s, dataUri);
+  const kept = Math.min(CUT_MEDIUM_KEEPS, dataChars(s, start));
+  return `${s.slice(0, start + kept)}${TRUNCATION_MARKER}${dataChars(s, start) - kept} more characters]`;
 }
 
 const BASE64_HEAD = /^[A-Za-z0-9+/]{1024}/;
@@ -263,8 +300,10 @@ function isNativeSafe(value: unknown, maxChars: number, wholeMediaWanted: boolea
     if (--visits < 0) return 'enough';
     if (typeof v === 'object' && v !== null) return visit(v, depth + 1);
     if (typeof v === 'string') {
-      const media = isBase64DataUri(v) || (chars + v.length > maxChars && looksLikeBase64(v));
-      if (wholeMedia && media && mediaChars + v.length <= MAX_MEDIA_TEXT_CHARS) {
+      const dataUri = isBase64DataUri(v);
+      if (wholeMedia && (dataUri || (chars + v.length > maxChars && looksLikeBase64(v)))) {
+        // Media to write cut: the careful writer does.
+        if (mediaChars + v.length > MAX_MEDIA_TEXT_CHARS || pastMediaLimit(v, dataUri)) return false;
         mediaChars += v.length;
         return true;
       }
@@ -356,21 +395,28 @@ class CarefulWriter {
     }
   }
 
-  /** A data URI, or base64 that would be cut, within the media limit (values only, not names). */
-  private isWholeMedia(value: string): boolean {
-    if (!this.hooks?.wholeMedia || this.maxChars < MAX_SERIALISED_CHARS || this.mediaChars + value.length > MAX_MEDIA_TEXT_CHARS) {
-      return false;
+  /**
+   * The JSON of `value` when it is base64 media in a value that keeps media (a data URI, or base64
+   * that would be cut): whole, or cut with its marker past the media limits; undefined otherwise.
+   */
+  private media(value: string): string | undefined {
+    if (!this.hooks?.wholeMedia || this.maxChars < MAX_SERIALISED_CHARS) return undefined;
+    const dataUri = isBase64DataUri(value);
+    if (!dataUri && !(value.length > this.maxChars - this.length - 64 && looksLikeBase64(value))) return undefined;
+    if (this.mediaChars + value.length > MAX_MEDIA_TEXT_CHARS || pastMediaLimit(value, dataUri)) {
+      return JSON.stringify(cutMedium(value, dataUri));
     }
-    return isBase64DataUri(value) || (value.length > this.maxChars - this.length - 64 && looksLikeBase64(value));
+    this.mediaChars += value.length;
+    return JSON.stringify(value);
   }
 
   private valueUnguarded(value: unknown, depth: number): void {
     switch (typeof value) {
-      case 'string':
-        // Base64 media is written whole, outside the count (the export swaps it for a reference).
-        if (this.isWholeMedia(value)) {
-          this.mediaChars += value.length;
-          if (!this.cut) this.parts.push(JSON.stringify(value));
+      case 'string': {
+        // Base64 media is written outside the count (the export swaps it for a reference or a marker).
+        const media = this.cut ? undefined : this.media(value);
+        if (media !== undefined) {
+          this.parts.push(media);
           return;
         }
         // A string longer than what is left is cut before it is escaped: no huge copy.
@@ -378,6 +424,7 @@ class CarefulWriter {
           JSON.stringify(value.length > this.maxChars - this.length ? value.slice(0, Math.max(0, this.maxChars - this.length)) : value),
         );
         return;
+      }
       case 'number':
         this.emit(Number.isFinite(value) ? String(value) : 'null');
         return;

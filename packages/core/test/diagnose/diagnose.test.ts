@@ -93,16 +93,53 @@ describe('diagnose()', () => {
     });
   }
 
-  it('a key pasted with a trailing newline is reported (obs trims it)', async () => {
+  it('a key pasted with a trailing newline is harmless, as the README says: noted, not failed; the all-clear', async () => {
     process.env['OBS_PUBLIC_KEY'] = `${TRACING_KEYS.publicKey}\n`;
     process.env['OBS_SECRET_KEY'] = TRACING_KEYS.secretKey;
+    process.env['OBS_BASE_URL'] = `${server.url}\n`;
+    const d = await diagnose();
+    expect(byName(d)['whitespace']).toEqual({
+      name: 'whitespace',
+      ok: true,
+      message: 'OBS_PUBLIC_KEY, OBS_BASE_URL end or start with whitespace (a newline from a secrets file): obs trims it, harmless',
+    });
+    expect(byName(d)['keys']?.ok).toBe(true);
+    expect(d.ok).toBe(true);
+  });
+
+  it('whitespace inside a key fails the check, with the fix', async () => {
+    process.env['OBS_PUBLIC_KEY'] = TRACING_KEYS.publicKey;
+    process.env['OBS_SECRET_KEY'] = `${TRACING_KEYS.secretKey.slice(0, 4)} ${TRACING_KEYS.secretKey.slice(4)}`;
     process.env['OBS_BASE_URL'] = server.url;
     const d = await diagnose();
     expect(byName(d)['whitespace']).toMatchObject({
       ok: false,
-      message: 'OBS_PUBLIC_KEY has leading or trailing whitespace (obs trims it)',
+      message: 'OBS_SECRET_KEY has whitespace inside: no server accepts it',
+      fix: 'remove the whitespace from OBS_SECRET_KEY where it is set',
     });
-    expect(byName(d)['keys']?.ok).toBe(true);
+    expect(d.ok).toBe(false);
+  });
+
+  it('the clock: a Date header a fraction of a second behind (whole seconds) is in sync, not a difference; a real difference is named', async () => {
+    // An obs server whose Date header is written late in its second: up to a second behind the real time.
+    const late = await startOtherServer('health', () => new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString());
+    const off = await startOtherServer('health', () => new Date(Date.now() - 10 * 60_000).toUTCString());
+    try {
+      // Wait until late in a second, where truncation is largest.
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 900));
+      expect(byName(await diagnose({ ...keys, baseUrl: late.url }))['clock']).toEqual({
+        name: 'clock',
+        ok: true,
+        message: "clock in sync with the server's (to the second, as its Date header tells)",
+      });
+      expect(byName(await diagnose({ ...keys, baseUrl: off.url }))['clock']).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(/^clock is (599|600) s ahead of the server's$/),
+      });
+    } finally {
+      await late.close();
+      await off.close();
+    }
   });
 });
 
@@ -217,10 +254,15 @@ describe('start-up lines', () => {
 });
 
 /** A server that is not obs: 404 for every path, or (`html`) a 200 HTML page for every path. */
-async function startOtherServer(answer: 'html' | undefined): Promise<{ url: string; close(): Promise<void> }> {
+async function startOtherServer(
+  answer: 'html' | 'health' | undefined,
+  date?: () => string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const { createServer } = await import('node:http');
   const srv = createServer((_req, res) => {
+    if (date) res.setHeader('date', date());
     if (answer === 'html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome</body></html>');
+    else if (answer === 'health') res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"OK"}');
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
   });
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));

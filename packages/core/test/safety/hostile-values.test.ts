@@ -21,6 +21,7 @@ import {
 } from '../../src/index.js';
 import { DEPTH_MARKER, MAX_SERIALISED_DEPTH, reasonOf } from '../../src/util/serialize.js';
 import { captureLogs } from '../support/server.js';
+import { budgetFor, fastestOf3 } from '../support/yardstick.js';
 import { TRACING_KEYS, tracingInit } from '../tracing/harness.js';
 
 const { server, handle: tracing } = await setupObsServer({ ...TRACING_KEYS, init: tracingInit() }).ready;
@@ -148,34 +149,6 @@ describe('results and exceptions pass through unchanged', () => {
     expect(server.spansByName('async-throws')).toHaveLength(1);
   });
 });
-
-/** The shortest of three runs of `fn`, in ms: what it costs, without one GC pause of a loaded machine. */
-function fastestOf3(fn: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 3; i++) {
-    const started = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
-/**
- * 50 ms, or ten copies of the value through `JSON.stringify` timed in the same run if that is
- * more: on a loaded 2-core machine a linear pass over 5 MB alone can take tens of ms, and the
- * bound is there to catch work that grows faster than the value (a backtracking regex, a
- * quadratic walk), which ten linear passes cannot hide.
- */
-function budgetFor(value: unknown): number {
-  const copy = fastestOf3(() => {
-    try {
-      JSON.stringify(value);
-    } catch {
-      // Hostile by design: the yardstick is whatever the copy cost until it threw.
-    }
-  });
-  return Math.max(50, 10 * copy);
-}
 
 const MB = 1024 * 1024;
 const INPUT = 'obs.observation.input';

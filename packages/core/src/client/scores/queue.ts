@@ -140,6 +140,10 @@ export class ScoreQueue implements DeliveryKind {
     this.delivery.settle(final);
   }
 
+  drainBy(deadline: number): () => void {
+    return this.delivery.drainBy(deadline);
+  }
+
   /** Stops the timer: scores queued later are sent at the end of their tick. */
   close(): void {
     this.closed = true;

@@ -1,11 +1,14 @@
 /**
- * Where media sits in an attribute's text: base64 data URIs (`data:<type>;base64,...`, any
- * length), bare base64 strings of at least `MIN_RAW_CHARS` whose bytes are a known media format
- * or that sit next to a declared type (`mime_type`, `mediaType`, ... : the AI SDK's and
- * LangChain's base64 parts, OpenAI's `input_audio`), and the tokens of binary data an input held
+ * Where media sits in an attribute's text: base64 data URIs (`data:<type>;base64,...` whose
+ * `data:` starts a token and whose payload is at least `MIN_DATA_URI_CHARS` long), bare base64
+ * strings of at least `MIN_RAW_CHARS` whose bytes are a known media format or that sit next to a
+ * declared type (`mime_type`, `mediaType`, ... : the AI SDK's and LangChain's base64 parts,
+ * OpenAI's `input_audio`), and the tokens of binary data an input held
  * (`tracing/media-capture.ts`). Text is scanned as it is, JSON or not, escaped JSON inside JSON
- * too: base64 has no character JSON escapes. Text without media costs one `indexOf` and, when
- * longer than `MIN_RAW_CHARS`, a probe every `MIN_RAW_CHARS / 2` characters.
+ * too: base64 has no character JSON escapes. Every pass is linear in the text whatever it holds
+ * (each data URI's header is found by a forward scan, never by searching back from its
+ * `;base64,`): text without media costs one `indexOf` and, when longer than `MIN_RAW_CHARS`, a
+ * probe every `MIN_RAW_CHARS / 2` characters.
  */
 import type { CapturedBinary } from '../../tracing/media-capture.js';
 import { TRUNCATION_MARKER } from '../../util/capture.js';
@@ -14,6 +17,12 @@ import { SNIFF_BYTES, sniffMediaType } from './sniff.js';
 
 /** Shortest bare base64 string taken for media (~768 bytes); shorter ones stay as they are. */
 export const MIN_RAW_CHARS = 1024;
+
+/**
+ * Shortest payload of a data URI taken for media (18 bytes; the smallest GIF or PNG is larger):
+ * `data:image/png;base64,A` or a data URI inside another's payload stays text.
+ */
+export const MIN_DATA_URI_CHARS = 24;
 
 /** One medium in an attribute's text. */
 export interface MediaSpot {
@@ -30,11 +39,15 @@ export interface MediaSpot {
   b64End: number;
   /** The binary data a token stands for. */
   binary?: CapturedBinary;
-  /** Cut by a size limit before export: its bytes are incomplete, so it is never uploaded. */
+  /**
+   * Cut by a size limit before export: its bytes are incomplete, so it is never uploaded.
+   * `byteLength` is then the size before the cut when the marker says how much was cut.
+   */
   cut: boolean;
 }
 
 const DATA_URI_SEPARATOR = ';base64,';
+const DATA_URI_HEAD = 'data:';
 /** Longest `data:` header read (type and parameters). */
 const MAX_HEADER = 200;
 const HEADER = /^([\w.+-]+\/[\w.+-]+)(?:;[\w.+-]+=[^;,"\\]*)*$/;
@@ -50,41 +63,122 @@ function isBase64Char(code: number): boolean {
   return code < 128 && BASE64[code] === 1;
 }
 
+/** Candidates looked at between the checkpoints of a scan (where its caller may pause). */
+const CHECK_EVERY = 256;
+
 /**
- * The media in `text`, in order, or undefined when there is none. `binaries`: the binary data
- * of the span, by the token written in its place; `base64` false: only their tokens are looked for.
+ * The media in `text`, kind by kind (data URIs, bare base64, binary data), each kind in order
+ * (`inTextOrder` sorts a mix), with `undefined` at checkpoints: every `CHECK_EVERY` candidates,
+ * where a caller may stop for a turn. `binaries`: the binary data of the span, by the token
+ * written in its place; `base64` false: only their tokens are looked for.
  */
-export function findMedia(text: string, binaries?: ReadonlyMap<string, CapturedBinary>, base64 = true): MediaSpot[] | undefined {
-  let spots: MediaSpot[] | undefined;
-  const add = (spot: MediaSpot | undefined) => {
-    if (spot) (spots ??= []).push(spot);
-  };
-  if (base64)
-    for (let at = text.indexOf(DATA_URI_SEPARATOR); at !== -1; at = text.indexOf(DATA_URI_SEPARATOR, at + 1)) {
-      add(dataUriAt(text, at));
+export function* scanMedia(
+  text: string,
+  binaries?: ReadonlyMap<string, CapturedBinary>,
+  base64 = true,
+): Generator<MediaSpot | undefined, void, undefined> {
+  if (base64) yield* dataUris(text);
+  let seen = 0;
+  if (base64 && text.length >= MIN_RAW_CHARS) {
+    for (const run of longBase64Runs(text)) {
+      const spot = bareBase64(text, run[0], run[1]);
+      if (spot) yield spot;
+      // A run costs a sniff and a look for a declared type: a checkpoint every few.
+      if (++seen % (CHECK_EVERY / 16) === 0) yield undefined;
     }
-  if (base64 && text.length >= MIN_RAW_CHARS) for (const run of longBase64Runs(text)) add(bareBase64(text, run[0], run[1]));
-  if (base64) for (const spot of shortDeclaredBase64(text)) add(spot);
+  }
+  if (base64) yield* shortDeclaredBase64(text);
   if (binaries)
     for (const [token, binary] of binaries)
       for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
-        add(binarySpot(text, at, token, binary));
+        yield binarySpot(text, at, token, binary);
+        if (++seen % CHECK_EVERY === 0) yield undefined;
       }
-  return spots && spots.length > 1 ? spots.sort((a, b) => a.start - b.start) : spots;
 }
 
-/** The data URI whose `;base64,` is at `at`, or undefined when the text there is not one. */
-function dataUriAt(text: string, at: number): MediaSpot | undefined {
-  const head = text.lastIndexOf('data:', at);
-  if (head === -1 || at - head > MAX_HEADER) return undefined;
-  const header = HEADER.exec(text.slice(head + 5, at));
-  if (!header) return undefined;
+/** The media in `text`, in order, or undefined when there is none (`scanMedia` at once). */
+export function findMedia(text: string, binaries?: ReadonlyMap<string, CapturedBinary>, base64 = true): MediaSpot[] | undefined {
+  const spots: MediaSpot[] = [];
+  for (const spot of scanMedia(text, binaries, base64)) if (spot) spots.push(spot);
+  return spots.length > 0 ? inTextOrder(spots) : undefined;
+}
+
+/** `spots` of `scanMedia` in text order: each kind comes in order, so only a mix is sorted. */
+export function inTextOrder(spots: MediaSpot[]): MediaSpot[] {
+  for (let i = 1; i < spots.length; i++) if (spots[i - 1]!.start > spots[i]!.start) return spots.sort((a, b) => a.start - b.start);
+  return spots;
+}
+
+/**
+ * The data URIs of `text`, in order, with checkpoints: each `;base64,` with the nearest `data:`
+ * before it (within `MAX_HEADER`), both found by forward scans, so the pass is linear in the text
+ * however many of either it holds; the cheap tests (the payload's length and end) come before
+ * the header's.
+ */
+function* dataUris(text: string): Generator<MediaSpot | undefined, void, undefined> {
+  let head = -1;
+  let nextHead = text.indexOf(DATA_URI_HEAD);
+  if (nextHead === -1) return;
+  let seen = 0;
+  for (
+    let at = text.indexOf(DATA_URI_SEPARATOR, nextHead);
+    at !== -1;
+    at = text.indexOf(DATA_URI_SEPARATOR, at + DATA_URI_SEPARATOR.length)
+  ) {
+    if (++seen % CHECK_EVERY === 0) yield undefined;
+    while (nextHead !== -1 && nextHead < at) {
+      head = nextHead;
+      nextHead = text.indexOf(DATA_URI_HEAD, nextHead + 1);
+      if (++seen % CHECK_EVERY === 0) yield undefined;
+    }
+    if (head === -1 || at - head > MAX_HEADER + DATA_URI_HEAD.length) continue;
+    const spot = dataUriAt(text, head, at);
+    if (spot) yield spot;
+  }
+}
+
+/** The data URI at `head` whose `;base64,` is at `at`, or undefined when the text there is not one. */
+function dataUriAt(text: string, head: number, at: number): MediaSpot | undefined {
   const b64Start = at + DATA_URI_SEPARATOR.length;
   const b64End = runEnd(text, b64Start);
   // A run that stops at anything but its string's end (a line wrap, base64url's `-` or `_`) is
   // not all of the payload: uploaded, it would be a truncated file.
-  if (b64End === b64Start || continuesAt(text, b64End)) return undefined;
+  if (continuesAt(text, b64End)) return undefined;
+  // Too short to be a file (`data:image/png;base64,A`, the `data:` of a data URI inside another's
+  // payload): text, unless obs cut it and said how much.
+  if (b64End - b64Start < MIN_DATA_URI_CHARS && cutAt(text, b64End)?.more === undefined) return undefined;
+  if (!startsToken(text, head)) return undefined;
+  const header = HEADER.exec(text.slice(head + DATA_URI_HEAD.length, at));
+  if (!header) return undefined;
   return spot(text, head, b64Start, b64End, header[1]!.toLowerCase(), 'base64_data_uri');
+}
+
+/**
+ * Whether `data:` at `at` starts a token: the text's start, or after anything but a letter,
+ * digit or `_.+-` (`metadata:application/json;base64,...` is not a data URI), or after an
+ * escaped line break or tab in JSON text (`\ndata:`).
+ */
+function startsToken(text: string, at: number): boolean {
+  if (at === 0) return true;
+  const before = text.charCodeAt(at - 1);
+  if (!isTokenChar(before)) return true;
+  // `\n`, `\r`, `\t` of JSON text: an odd number of backslashes before the letter.
+  if (before !== 110 /* n */ && before !== 114 /* r */ && before !== 116 /* t */) return false;
+  let slashes = 0;
+  for (let i = at - 2; i >= 0 && text.charCodeAt(i) === 92 && slashes < 16; i--) slashes++;
+  return slashes % 2 === 1;
+}
+
+function isTokenChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95 ||
+    code === 46 ||
+    code === 43 ||
+    code === 45
+  );
 }
 
 /** A bare base64 run as media: a whole string value whose bytes or neighbourhood name a media type. */
@@ -92,7 +186,7 @@ function bareBase64(text: string, start: number, end: number): MediaSpot | undef
   const b64End = padEnd(text, end);
   const closes = closesAt(text, b64End);
   const opens = start === 0 || text.charCodeAt(start - 1) === 34;
-  const cut = text.startsWith(TRUNCATION_MARKER, b64End);
+  const cut = cutAt(text, b64End) !== undefined;
   if (!opens || !(closes || cut)) return undefined;
   const type =
     sniffMediaType(decodeBase64(text, start, start + Math.min(end - start, Math.ceil(SNIFF_BYTES / 3) * 4))) ??
@@ -119,17 +213,40 @@ function binarySpot(text: string, at: number, token: string, binary: CapturedBin
 /** A base64 medium `[start, ...)` whose payload is `[b64Start, b64End)`; cut when obs's truncation marker follows it. */
 function spot(text: string, start: number, b64Start: number, b64End: number, contentType: string, source: MediaSpot['source']): MediaSpot {
   let end = b64End;
+  let byteLength = decodedLength(text, b64Start, b64End);
   // A payload cut by a size limit ends in obs's marker, which goes with it; so does one that is not whole base64.
   let cut = (b64End - b64Start) % 4 === 1;
-  if (text.startsWith(TRUNCATION_MARKER, b64End)) {
-    const close = text.indexOf(']', b64End);
-    end = close === -1 ? text.length : close + 1;
+  const marker = cutAt(text, b64End);
+  if (marker) {
+    end = marker.end;
     cut = true;
+    // The marker counts the base64 characters cut: the medium's size before the cut.
+    if (marker.more !== undefined) byteLength = Math.floor(((b64End - b64Start + marker.more) * 3) / 4);
   }
-  return { start, end, contentType, source, byteLength: decodedLength(text, b64Start, b64End), b64Start, b64End, cut };
+  return { start, end, contentType, source, byteLength, b64Start, b64End, cut };
 }
 
-/** Whether a string ends at `at`: the text's end, or a quote, escaped (at any depth of JSON in JSON) or not. */
+/** Longest truncation marker (`…[truncated by obs: <count> more characters]`) looked for past a payload. */
+const MAX_MARKER_CHARS = 80;
+const MORE = /^(\d{1,15}) more characters\]/;
+
+/**
+ * obs's truncation marker at `at`: where it ends (its `]`, looked for within `MAX_MARKER_CHARS`:
+ * a marker never runs longer, and a hostile text of markers without one costs no scan to the
+ * text's end) and how many characters it says were cut, or undefined when there is none.
+ */
+function cutAt(text: string, at: number): { end: number; more?: number } | undefined {
+  if (!text.startsWith(TRUNCATION_MARKER, at)) return undefined;
+  const from = at + TRUNCATION_MARKER.length;
+  const tail = text.slice(from, from + MAX_MARKER_CHARS);
+  const close = tail.indexOf(']');
+  const more = MORE.exec(tail);
+  return {
+    end: close === -1 ? Math.min(text.length, from + MAX_MARKER_CHARS) : from + close + 1,
+    more: more ? Number(more[1]) : undefined,
+  };
+}
+
 /**
  * Whether the data URI's payload goes on past its base64 run in another shape: a line wrap (raw,
  * or escaped in JSON text), base64url's `-`/`_`, or percent-encoding. Uploading the run would
@@ -146,6 +263,7 @@ function continuesAt(text: string, at: number): boolean {
   return escaped === 110 /* n */ || escaped === 114 /* r */;
 }
 
+/** Whether a string ends at `at`: the text's end, or a quote, escaped (at any depth of JSON in JSON) or not. */
 function closesAt(text: string, at: number): boolean {
   let i = at;
   while (text.charCodeAt(i) === 92 /* \\ */) i++;
@@ -203,25 +321,37 @@ const DATA_KEY = /\\?"(?:data|image|content|bytes)\\?"\s*:\s*\\?"/g;
  * Base64 strings shorter than `MIN_RAW_CHARS` that are the data of an object declaring their
  * media type (the AI SDK's `{ type: 'file', mediaType, data }` and `{ type: 'image', image,
  * mediaType }`, GenAI's `{ type: 'blob', mime_type, content }`): a small image is media too. The
- * data key and the declared type sit in the same object, with no brace between them.
+ * data key and the declared type sit in the same object, with no brace between them. Every look
+ * stays within a fixed window around its declared type and every data key is read once, so a
+ * text made of declared types costs time in proportion to its length; a checkpoint every few.
  */
-function* shortDeclaredBase64(text: string): Generator<MediaSpot> {
-  const taken = new Set<number>();
+function* shortDeclaredBase64(text: string): Generator<MediaSpot | undefined> {
+  const read = new Set<number>();
+  let seen = 0;
   for (const declared of text.matchAll(DECLARED_TYPE)) {
+    if (++seen % (CHECK_EVERY / 16) === 0) yield undefined;
     const at = declared.index;
-    const from = Math.max(0, text.lastIndexOf('{', at), text.lastIndexOf('}', at), at - MIN_RAW_CHARS - DECLARED_TYPE_WINDOW);
-    let to = text.length;
+    const lo = Math.max(0, at - MIN_RAW_CHARS - DECLARED_TYPE_WINDOW);
+    const window = text.slice(lo, Math.min(text.length, at + declared[0].length + MIN_RAW_CHARS + DECLARED_TYPE_WINDOW));
+    const rel = at - lo;
+    const from = Math.max(0, window.lastIndexOf('{', rel), window.lastIndexOf('}', rel));
+    let to = window.length;
     for (const brace of ['{', '}']) {
-      const i = text.indexOf(brace, at);
+      const i = window.indexOf(brace, rel);
       if (i !== -1 && i < to) to = i;
     }
-    const object = text.slice(from, Math.min(to, at + declared[0].length + MIN_RAW_CHARS + DECLARED_TYPE_WINDOW));
-    for (const key of object.matchAll(DATA_KEY)) {
-      const start = from + key.index + key[0].length;
-      const end = runEnd(text, start);
+    for (const key of window.slice(from, to).matchAll(DATA_KEY)) {
+      const start = lo + from + key.index + key[0].length;
+      if (read.has(start)) continue;
+      read.add(start);
+      // Only a short run can be this kind: stop reading where it would be too long.
+      const limit = Math.min(text.length, start + MIN_RAW_CHARS);
+      let i = start;
+      while (i < limit && isBase64Char(text.charCodeAt(i))) i++;
+      if (i === limit && isBase64Char(text.charCodeAt(i))) continue;
+      const end = padEnd(text, i);
       const length = end - start;
-      if (length < 4 || length >= MIN_RAW_CHARS || length % 4 === 1 || !closesAt(text, end) || taken.has(start)) continue;
-      taken.add(start);
+      if (length < MIN_DATA_URI_CHARS || length >= MIN_RAW_CHARS || length % 4 === 1 || !closesAt(text, end)) continue;
       yield spot(text, start, start, end, declared[1]!.toLowerCase(), 'base64_data_uri');
     }
   }

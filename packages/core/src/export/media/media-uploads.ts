@@ -9,17 +9,17 @@
  * counted in the outage log (unit `media`). As a delivery kind, a flush or shutdown waits for
  * the uploads within its one deadline.
  */
-import type { Leftover, DeliveryKind } from '../../delivery/drain.js';
+import { DrainDeadlines, type DeliveryKind, type Leftover } from '../../delivery/drain.js';
 import type { Send } from '../../delivery/node-post.js';
 import type { PostResult } from '../../delivery/post.js';
 import { answerOutcome, failureOutcome, type SendOutcome } from '../../delivery/outcome.js';
 import { OutageLog } from '../../delivery/outage-log.js';
 import { logger } from '../../util/logger.js';
 import { backoffDelay } from '../../util/retry.js';
+import { MAX_MEDIA_BYTES } from '../../util/serialize.js';
 import { Slots } from '../../util/slots.js';
 
-/** Largest medium uploaded: 50 MiB (wire contract 5). */
-export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
+export { MAX_MEDIA_BYTES };
 
 /** Where and how the uploads go. */
 export interface MediaUploadsOptions {
@@ -63,12 +63,48 @@ export interface HeldBytes {
 /** What the export puts in place of a medium: its id, or why there is none. */
 export type MediaAnswer = { mediaId: string } | { failure: string };
 
+/** One ask under way: when it left (or settled without leaving), and its answer. */
+export interface MediaAsk {
+  /** Resolves (true) when the ask's first attempt is sent, or when it settled without one. */
+  departed: Promise<boolean>;
+  /** Never rejects. */
+  answer: Promise<MediaAnswer>;
+}
+
 /** Attempts per request (ask, upload, report) while no last try is under way. */
 const ATTEMPTS = 3;
-/** Most asks in flight at once. */
-const MAX_CONCURRENT_ASKS = 8;
-const MEDIA_ID = /^[\w.~-]{1,200}$/;
+/**
+ * Most asks in flight at once: small JSON requests on keep-alive sockets; a burst of 300 images at
+ * a server answering in 200 ms is asked for in about 4 s.
+ */
+export const MAX_CONCURRENT_ASKS = 16;
+/** A media id is one path segment of the report's URL: unreserved characters, not `.` or `..`. */
+const MEDIA_ID = /^(?!\.{1,2}$)[\w.~-]{1,200}$/;
 const KEYS_HINT = 'the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY';
+
+/** When an ask's turn comes: whether it is still wanted, and what to call as it leaves. */
+interface AskTurn {
+  wanted(): boolean;
+  leave(): void;
+}
+
+/** Whether `value` is an absolute http(s) URL (an upload URL of another scheme is never followed). */
+function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A value of a server's answer in a log line: short, and a URL without its query (a signed URL's signature). */
+function describeValue(value: unknown): string {
+  if (typeof value !== 'string') return typeof value;
+  const text = value.split('?')[0]!;
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}...` : text);
+}
 
 export class MediaUploads implements DeliveryKind {
   readonly unit = 'media';
@@ -92,6 +128,8 @@ export class MediaUploads implements DeliveryKind {
    */
   private readonly inFlight = new Set<AbortController>();
   private readonly waits = new Set<() => void>();
+  /** The drains waiting for the uploads: retry waits leave room for an attempt before their deadlines. */
+  private readonly drains = new DrainDeadlines();
   /** The exit flush: no retries, losses counted for its line. */
   private finalTry = false;
   private lostInFinalTry = 0;
@@ -126,14 +164,27 @@ export class MediaUploads implements DeliveryKind {
   }
 
   /**
-   * The media id of `item` (whose bytes `held` holds), once the server answers the ask (the
-   * upload and report follow in the background). Never rejects.
+   * Asks for the media id of `item` (whose bytes `held` holds); the upload and report follow in
+   * the background. `wanted` is asked when the ask's turn comes: false, and it is not sent (its
+   * span left without it).
    */
-  reference(item: MediaItem, held: HeldBytes): Promise<MediaAnswer> {
+  reference(item: MediaItem, held: HeldBytes, wanted: () => boolean = () => true): MediaAsk {
     const key = `${item.sha256Hash} ${item.contentType}`;
-    if (item.bytes.byteLength > MAX_MEDIA_BYTES) return Promise.resolve({ failure: 'larger than 50 MiB' });
+    if (item.bytes.byteLength > MAX_MEDIA_BYTES)
+      return { departed: Promise.resolve(true), answer: Promise.resolve({ failure: 'larger than 50 MiB' }) };
     held.holders++;
-    return this.track(this.askThenUpload(key, item, held));
+    let leave!: (left: boolean) => void;
+    const departed = new Promise<boolean>((resolve) => (leave = resolve));
+    const answer = this.track(this.askThenUpload(key, item, held, { wanted, leave: () => leave(true) }));
+    void answer.then(() => leave(true));
+    return { departed, answer };
+  }
+
+  /** Counts media that leave their span as the failure marker, and why (the outage log sums them into its lines). */
+  lose(why: string, count = 1): void {
+    if (this.finalTry) this.lostInFinalTry += count;
+    // What a drain abandoned is said in its own line.
+    if (!this.abandoned) this.outage.lost(count, why);
   }
 
   // --- the delivery kind -------------------------------------------------------------------
@@ -178,15 +229,23 @@ export class MediaUploads implements DeliveryKind {
     this.outage.settle(final);
   }
 
+  drainBy(deadline: number): () => void {
+    const end = this.drains.add(deadline);
+    // Waits under way end now (their attempts come at once); later ones are cut by the deadline.
+    for (const wake of this.waits) wake();
+    this.waits.clear();
+    return end;
+  }
+
   // --- the protocol ------------------------------------------------------------------------
 
-  private async askThenUpload(key: string, item: MediaItem, held: HeldBytes): Promise<MediaAnswer> {
+  private async askThenUpload(key: string, item: MediaItem, held: HeldBytes, turn: AskTurn): Promise<MediaAnswer> {
     this.inProgress++;
     let uploading = false;
     try {
-      const answer = await this.ask(item);
+      const answer = await this.ask(item, turn);
       if ('failure' in answer) {
-        this.lose(`the media upload was not accepted (${answer.failure})`);
+        if (!('unsent' in answer)) this.lose(`the media upload was not accepted (${answer.failure})`);
         return answer;
       }
       if (answer.uploadUrl === null) {
@@ -204,7 +263,10 @@ export class MediaUploads implements DeliveryKind {
     }
   }
 
-  private async ask(item: MediaItem): Promise<{ mediaId: string; uploadUrl: string | null } | { failure: string }> {
+  private async ask(
+    item: MediaItem,
+    turn: AskTurn,
+  ): Promise<{ mediaId: string; uploadUrl: string | null } | { failure: string; unsent?: true }> {
     const body = JSON.stringify({
       traceId: item.traceId,
       observationId: item.observationId,
@@ -213,21 +275,35 @@ export class MediaUploads implements DeliveryKind {
       sha256Hash: item.sha256Hash,
       field: item.field,
     });
+    let unwanted = false;
     const res = await this.attempts('ask', () =>
-      this.asks.run(() => this.request('POST', this.askUrl, { ...this.options.headers, 'content-type': 'application/json' }, body)),
+      this.asks.run(() => {
+        // Its span left while it waited for its turn: nothing to link the media to.
+        if (!turn.wanted()) {
+          unwanted = true;
+          return Promise.resolve(undefined);
+        }
+        turn.leave();
+        return this.request('POST', this.askUrl, { ...this.options.headers, 'content-type': 'application/json' }, body);
+      }),
     );
+    if (unwanted) return { failure: 'its span left before the ask was sent', unsent: true };
     if ('failure' in res) return res;
+    let parsed: { mediaId?: unknown; uploadUrl?: unknown };
     try {
-      const parsed = JSON.parse(res.text) as { mediaId?: unknown; uploadUrl?: unknown };
-      const { mediaId, uploadUrl } = parsed;
-      if (typeof mediaId !== 'string' || !MEDIA_ID.test(mediaId)) return { failure: 'the answer to the ask has no usable mediaId' };
-      // No upload URL (null, or left out as some servers do): the server holds these bytes.
-      if (uploadUrl === null || uploadUrl === undefined) return { mediaId, uploadUrl: null };
-      if (typeof uploadUrl !== 'string') return { failure: 'the answer to the ask has an uploadUrl that is not a URL' };
-      return { mediaId, uploadUrl };
+      parsed = JSON.parse(res.text) as typeof parsed;
     } catch {
       return { failure: 'the answer to the ask is not JSON' };
     }
+    const { mediaId, uploadUrl } = parsed ?? {};
+    if (typeof mediaId !== 'string' || !MEDIA_ID.test(mediaId)) {
+      return { failure: `the answer to the ask has no usable mediaId (${describeValue(mediaId)}: not one path segment)` };
+    }
+    // No upload URL (null, or left out as some servers do): the server holds these bytes.
+    if (uploadUrl === null || uploadUrl === undefined) return { mediaId, uploadUrl: null };
+    if (!isHttpUrl(uploadUrl))
+      return { failure: `the answer to the ask has an uploadUrl that is not an http(s) URL (${describeValue(uploadUrl)})` };
+    return { mediaId, uploadUrl };
   }
 
   /** Uploads `item`, known by `key` while under way; whether its bytes arrived. */
@@ -299,13 +375,18 @@ export class MediaUploads implements DeliveryKind {
    * retried is what every kind retries (`delivery/outcome.ts`: network errors, 401, 408, 429,
    * 5xx), after the server's `Retry-After` or a backoff; anything else fails at once.
    */
-  private async attempts(step: string, send: () => Promise<PostResult>): Promise<PostResult | { failure: string; status?: number }> {
+  private async attempts(
+    step: string,
+    send: () => Promise<PostResult | undefined>,
+  ): Promise<PostResult | { failure: string; status?: number }> {
     for (let attempt = 0; ; attempt++) {
       let outcome: SendOutcome;
       let reason: string;
       let status: number | undefined;
       try {
         const res = await send();
+        // Not sent (nobody wants it any more): nothing to retry.
+        if (!res) return { failure: 'not sent' };
         this.reached = true;
         outcome = answerOutcome(res, KEYS_HINT);
         if (outcome.kind === 'delivered') return res;
@@ -338,12 +419,6 @@ export class MediaUploads implements DeliveryKind {
       .finally(() => this.inFlight.delete(controller));
   }
 
-  private lose(why: string): void {
-    if (this.finalTry) this.lostInFinalTry++;
-    // What a drain abandoned is said in its own line.
-    if (!this.abandoned) this.outage.lost(1, why);
-  }
-
   private done(held: HeldBytes): void {
     this.inProgress--;
     this.releaseBytes(held);
@@ -358,7 +433,7 @@ export class MediaUploads implements DeliveryKind {
         this.waits.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, ms);
+      const timer = setTimeout(wake, this.drains.cap(ms));
       (timer as { unref?: () => void }).unref?.();
       this.waits.add(wake);
     });

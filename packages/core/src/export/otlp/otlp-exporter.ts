@@ -120,6 +120,7 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
       endLastTry: (): Leftover => queue.endLastTry(),
       abandon: (): Leftover => queue.abandon(),
       settle: (final) => queue.settle(final),
+      drainBy: (deadline) => queue.drainBy(deadline),
     };
   }
 

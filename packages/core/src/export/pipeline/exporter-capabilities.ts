@@ -44,6 +44,8 @@ export interface ExporterDelivery {
   abandon(): Leftover;
   /** Says what its outage log holds back (`final`: the last drain). */
   settle(final: boolean): void;
+  /** A drain waits until `deadline`: retry waits leave time for an attempt before it (see `DeliveryKind.drainBy`). */
+  drainBy?(deadline: number): () => void;
 }
 
 /** An exporter whose batches a drain can count, give a last try and abandon at a deadline. */

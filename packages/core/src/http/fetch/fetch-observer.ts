@@ -3,7 +3,7 @@ import { logger } from '../../util/logger.js';
 import { errorMessage } from '../../tracing/record-error.js';
 import type { ObsHttpOptions } from '../options.js';
 import { HttpObserver, type RequestObservation } from '../request-observation.js';
-import { readRequestInput } from './request-input.js';
+import { queryOf, readRequestInput } from './request-input.js';
 import { observeResponse } from './response-output.js';
 
 /** How long the end of a request waits for its body copy to be read before recording without it. */
@@ -41,6 +41,13 @@ export interface FetchStartInit<Subject = Request> {
    * hands users something richer than the `Request` (Hono's `Context`); default the `Request`.
    */
   subject?: Subject;
+  /**
+   * Where the input's body comes from when not from a copy read alongside the handler (the
+   * default): a request holding the body the handler read, asked for once the handler returned
+   * (Hono's body cache on Deno, where copying the request makes `Deno.serve` warn about its
+   * signal); undefined: no body.
+   */
+  bodyAfterHandler?: () => Promise<Request | undefined>;
 }
 
 /**
@@ -68,7 +75,7 @@ export class FetchHttpObserver<Req extends Request = Request, Subject = Req> {
       const subject = init.subject ?? (req as unknown as Subject);
       if (this.http.ignores(req.method, path, subject)) return undefined;
       ro = this.http.start({ req: subject, method: req.method, path, route: init.route });
-      return new FetchRequest(this.http, this.layer, ro, req, path);
+      return new FetchRequest(this.http, this.layer, ro, req, path, init.bodyAfterHandler);
     } catch (err) {
       logger.warn(`${this.layer.adapter}: request not traced: ${errorMessage(err)}`);
       ro?.finish();
@@ -88,6 +95,8 @@ export class FetchRequest<Req extends Request = Request, Subject = Req> {
   /** Resolves once the root observation ended. */
   readonly done: Promise<void>;
   private readonly input?: Promise<void>;
+  /** With `bodyAfterHandler`: starts reading the input once the handler returned. */
+  private readInputAfter?: () => void;
   private settled = false;
   private resolveDone!: () => void;
   /** The response body: not handed out yet (`pending`), or `reading` once a chunk was asked for. */
@@ -101,12 +110,26 @@ export class FetchRequest<Req extends Request = Request, Subject = Req> {
     req: Req,
     /** URL path without the query string. */
     readonly path: string,
+    bodyAfterHandler?: () => Promise<Request | undefined>,
   ) {
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     const capture = http.options.captureInput;
     if (capture === false) return;
     if (typeof capture === 'function') {
       ro.setInput(undefined);
+      return;
+    }
+    if (bodyAfterHandler) {
+      const query = queryOf(req.url);
+      this.input = new Promise<void>((resolve) => (this.readInputAfter = resolve)).then(async () => {
+        let copy: Request | undefined;
+        try {
+          copy = await bodyAfterHandler();
+        } catch {
+          copy = undefined;
+        }
+        ro.setInput(copy ? await readRequestInput(copy, http.maxChars).body : undefined, query);
+      });
       return;
     }
     const { query, body } = readRequestInput(req, http.maxChars);
@@ -123,6 +146,7 @@ export class FetchRequest<Req extends Request = Request, Subject = Req> {
     try {
       res = await context.with(this.ro.context, handler);
     } catch (err) {
+      this.readInputAfter?.();
       const status = this.layer.statusOfThrow?.(err);
       if (status === undefined) this.ro.noteError(err);
       this.status = status ?? 500;
@@ -130,6 +154,7 @@ export class FetchRequest<Req extends Request = Request, Subject = Req> {
       throw err;
     }
     this.status = statusOf(res);
+    this.readInputAfter?.();
     try {
       return this.observe(res);
     } catch (err) {

@@ -20,7 +20,8 @@ export function readRequestInput(req: Request, maxChars: number): RequestInput {
   return { query: queryOf(req.url), body: readBody(req, maxChars) };
 }
 
-function queryOf(url: string): Record<string, string | string[]> | undefined {
+/** The query of a request's URL as an object, or undefined when it has none. */
+export function queryOf(url: string): Record<string, string | string[]> | undefined {
   let params: URLSearchParams;
   try {
     params = new URL(url).searchParams;
