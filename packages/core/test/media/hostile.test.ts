@@ -102,6 +102,7 @@ const HOSTILE: Array<[string, string]> = [
   ['a megabyte of base64', 'A'.repeat(MB)],
   ['quoted runs of base64 of no known type', repeatTo(`"data":"${'A'.repeat(1100)}",`)],
   ['a megabyte of escaped quotes', repeatTo('\\"')],
+  ['a megabyte of declared types, no brace', repeatTo('"mimeType":"image/png",')],
 ];
 
 /** Timed only: media by the rules (one medium, the same base64 each time), found as fast as the rest. */
@@ -109,6 +110,8 @@ const TIMED: Array<[string, string]> = [
   ...HOSTILE,
   ['quoted runs of base64 next to declared types', repeatTo(`"mime_type":"image/png","data":"${'A'.repeat(1100)}",`)],
   ['tiny distinct data URIs', tinyDataUris()],
+  ['declared types before one long data key', `${repeatTo('"mediaType":"image/png",', 1000)}"data":"${'A'.repeat(MB)}`],
+  ['small declared objects', repeatTo('{"type":"file","mediaType":"image/png","data":"AAAAAAAAAAAAAAAAAAAAAAAAAAAA"},')],
 ];
 
 describe('hostile text', () => {

@@ -321,38 +321,53 @@ const DATA_KEY = /\\?"(?:data|image|content|bytes)\\?"\s*:\s*\\?"/g;
  * Base64 strings shorter than `MIN_RAW_CHARS` that are the data of an object declaring their
  * media type (the AI SDK's `{ type: 'file', mediaType, data }` and `{ type: 'image', image,
  * mediaType }`, GenAI's `{ type: 'blob', mime_type, content }`): a small image is media too. The
- * data key and the declared type sit in the same object, with no brace between them. Every look
- * stays within a fixed window around its declared type and every data key is read once, so a
- * text made of declared types costs time in proportion to its length; a checkpoint every few.
+ * data key and the declared type sit in the same object (no brace between them), at most a
+ * window apart. One pass each over the text for declared types, braces and data keys, and O(log n)
+ * per data key: a text made of declared types or data keys costs time in proportion to its length.
  */
 function* shortDeclaredBase64(text: string): Generator<MediaSpot | undefined> {
-  const read = new Set<number>();
+  const types = Array.from(text.matchAll(DECLARED_TYPE), (m) => ({ at: m.index, end: m.index + m[0].length, type: m[1]! }));
+  if (types.length === 0) return;
+  const braces: number[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (c === 123 /* { */ || c === 125 /* } */) braces.push(at);
+  }
+  /** Whether a brace lies in `[from, to)`. */
+  const braceWithin = (from: number, to: number) => {
+    let lo = 0;
+    let hi = braces.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (braces[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < braces.length && braces[lo]! < to;
+  };
+  const reach = MIN_RAW_CHARS + DECLARED_TYPE_WINDOW;
+  let next = 0; // the first declared type at or after the key
   let seen = 0;
-  for (const declared of text.matchAll(DECLARED_TYPE)) {
+  for (const key of text.matchAll(DATA_KEY)) {
     if (++seen % (CHECK_EVERY / 16) === 0) yield undefined;
-    const at = declared.index;
-    const lo = Math.max(0, at - MIN_RAW_CHARS - DECLARED_TYPE_WINDOW);
-    const window = text.slice(lo, Math.min(text.length, at + declared[0].length + MIN_RAW_CHARS + DECLARED_TYPE_WINDOW));
-    const rel = at - lo;
-    const from = Math.max(0, window.lastIndexOf('{', rel), window.lastIndexOf('}', rel));
-    let to = window.length;
-    for (const brace of ['{', '}']) {
-      const i = window.indexOf(brace, rel);
-      if (i !== -1 && i < to) to = i;
-    }
-    for (const key of window.slice(from, to).matchAll(DATA_KEY)) {
-      const start = lo + from + key.index + key[0].length;
-      if (read.has(start)) continue;
-      read.add(start);
-      // Only a short run can be this kind: stop reading where it would be too long.
-      const limit = Math.min(text.length, start + MIN_RAW_CHARS);
-      let i = start;
-      while (i < limit && isBase64Char(text.charCodeAt(i))) i++;
-      if (i === limit && isBase64Char(text.charCodeAt(i))) continue;
-      const end = padEnd(text, i);
-      const length = end - start;
-      if (length < MIN_DATA_URI_CHARS || length >= MIN_RAW_CHARS || length % 4 === 1 || !closesAt(text, end)) continue;
-      yield spot(text, start, start, end, declared[1]!.toLowerCase(), 'base64_data_uri');
-    }
+    const start = key.index + key[0].length;
+    // Only a short run can be this kind: stop reading where it would be too long.
+    const limit = Math.min(text.length, start + MIN_RAW_CHARS);
+    let i = start;
+    while (i < limit && isBase64Char(text.charCodeAt(i))) i++;
+    if (i === limit && isBase64Char(text.charCodeAt(i))) continue;
+    const end = padEnd(text, i);
+    const length = end - start;
+    if (length < MIN_DATA_URI_CHARS || length >= MIN_RAW_CHARS || length % 4 === 1 || !closesAt(text, end)) continue;
+    while (next < types.length && types[next]!.at < key.index) next++;
+    // The nearest declared type on either side: a farther one has at least the same braces between.
+    const before = types[next - 1];
+    const after = types[next];
+    const near =
+      before && key.index - before.end <= reach && !braceWithin(before.end, key.index)
+        ? before
+        : after && after.at - end <= reach && !braceWithin(end, after.at)
+          ? after
+          : undefined;
+    if (near) yield spot(text, start, start, end, near.type.toLowerCase(), 'base64_data_uri');
   }
 }
