@@ -2,7 +2,8 @@
  * `@obs/core/kit`: what obs adapters share beyond the request layers (`@obs/core/http`): the
  * guard that keeps an adapter's own bugs out of the app's requests, the SDK logger, error
  * wording, value capture and redaction, stream wrappers, the trace-attribute context, and LLM
- * calls in obs's shape (messages with normalised tool calls, usage in disjoint buckets). When
+ * calls in obs's shape (messages with normalised tool calls, usage in disjoint buckets), and an
+ * experiment run taken item by item (for test runners). When
  * `identify` runs and what awaits it: see `@obs/core/http`. Stable within a major for adapter
  * authors; application code uses `@obs/core`.
  *
@@ -38,3 +39,5 @@ export {
 export { TRACES_PATH } from './export/otlp/otlp-exporter.js';
 export { usageDetails, type TokenCounts } from './genai/usage.js';
 export { toolCall, parseJsonValue, type LlmMessage, type LlmToolCall } from './genai/messages.js';
+export { startExperimentRun } from './client/experiment/start.js';
+export type { ExperimentRun, DatasetSource } from './client/experiment/run.js';
