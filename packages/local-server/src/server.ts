@@ -20,6 +20,7 @@ import { publicReadRoutes } from './routes/public-reads.js';
 import { SCORES_PATH, scoreRoutes } from './routes/scores.js';
 import { traceDeletionRoutes } from './routes/trace-deletion.js';
 import { viewerApiRoutes } from './routes/viewer-api.js';
+import { viewerDatasetItemRoutes } from './routes/viewer-dataset-item.js';
 import { viewerStaticRoutes } from './routes/viewer-static.js';
 import { openStores } from './stores/open.js';
 import type { ObsStores } from './stores/types.js';
@@ -113,7 +114,7 @@ class LocalObsServer implements ObsServer {
     const allowed = parseAllowedHosts([...(options.allowedHosts ?? []), process.env['OBS_LOCAL_ALLOWED_HOSTS'] ?? '']);
     const parts: PipelineParts = {
       hosts: new HostGuard(allowed, options.host),
-      viewer: new Router([...viewerStaticRoutes(), ...viewerApiRoutes(stores, live)]),
+      viewer: new Router([...viewerStaticRoutes(), ...viewerDatasetItemRoutes(stores), ...viewerApiRoutes(stores, live)]),
       door: new ViewerDoor(this.viewerToken, { publicKey: this.publicKey, secretKey: this.secretKey }, () => this.port),
       api: new Router(this.apiRoutes()),
       keys: { publicKey: this.publicKey, secretKey: this.secretKey },

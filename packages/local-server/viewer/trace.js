@@ -1,5 +1,7 @@
 // One trace: the observation tree with its waterfall, the selected observation's details (its
-// prompt linked to the prompt's page), the trace's scores, and a button that copies it as JSON.
+// prompt linked to the prompt's page), the trace's scores, a button that copies it as JSON, and
+// one that adds it to a dataset as a test case.
+import { addToDatasetButton } from './dataset-from-trace.js';
 import { fmtDuration, getJson, h, link } from './dom.js';
 import { renderJson, renderValue } from './values.js';
 
@@ -67,6 +69,8 @@ export async function showTrace(app, traceId, selectedId) {
         summary?.totalTokens ? ` · ${summary.totalTokens} tokens` : '',
         ' · ',
         copyButton(trace),
+        ' ',
+        addToDatasetButton(traceId, roots[0]),
       ),
       summary?.tags?.length
         ? h(

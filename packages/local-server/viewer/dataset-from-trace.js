@@ -1,0 +1,81 @@
+// "Add to dataset" on a trace: its root's input and, as the expected output, its root's output,
+// which you correct before saving when the trace's answer was wrong. The item is linked to the
+// trace (`sourceTraceId`); the next run on that dataset (`describeEval({ data: { dataset } })`,
+// `dataset.runExperiment`) includes it. A dataset that does not exist yet is made.
+import { getJson, h, link, parse } from './dom.js';
+import { renderValue } from './values.js';
+
+/** The button, and the form it opens below the trace's header. */
+export function addToDatasetButton(traceId, root) {
+  const button = h('button', { type: 'button', id: 'add-to-dataset' }, 'Add to dataset');
+  button.addEventListener('click', async () => {
+    const open = document.getElementById('dataset-item-form');
+    if (open) return open.remove();
+    const { data } = await getJson('/viewer-api/datasets').catch(() => ({ data: [] }));
+    button.closest('.trace-head')?.after(form(traceId, root, data));
+  });
+  return button;
+}
+
+function form(traceId, root, datasets) {
+  const output = parse(root?.output);
+  const names = h(
+    'datalist',
+    { id: 'dataset-names' },
+    datasets.map((d) => h('option', { value: d.name })),
+  );
+  const dataset = h('input', {
+    type: 'text',
+    id: 'dataset-name',
+    list: 'dataset-names',
+    placeholder: 'dataset name (a new one is made)',
+    value: localStorage.getItem('obs-viewer-dataset') ?? datasets[0]?.name ?? '',
+    style: { width: '320px' },
+  });
+  const expected = h(
+    'textarea',
+    { id: 'expected-output', rows: 6, spellcheck: 'false', style: { width: '100%', boxSizing: 'border-box', font: 'inherit' } },
+    output === undefined ? '' : typeof output === 'string' ? output : JSON.stringify(output, null, 2),
+  );
+  const status = h('span', { id: 'dataset-item-status', class: 'muted' });
+  const save = h('button', { type: 'submit', id: 'save-dataset-item' }, 'Save item');
+  const panel = h(
+    'form',
+    { class: 'panel', id: 'dataset-item-form', style: { marginBottom: '12px' } },
+    h('h3', {}, 'Add this trace to a dataset'),
+    h('div', {}, h('label', { for: 'dataset-name' }, 'Dataset '), dataset, names),
+    h('h3', {}, 'Input'),
+    h('div', {}, renderValue(root?.input)),
+    h('h3', {}, 'Expected output (JSON, or plain text)'),
+    expected,
+    h('div', { style: { marginTop: '8px' } }, save, ' ', status),
+  );
+  panel.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const name = dataset.value.trim();
+    if (!name) return void (status.textContent = 'Name the dataset first.');
+    save.disabled = true;
+    status.textContent = 'Saving…';
+    try {
+      const res = await fetch(`/viewer-api/traces/${encodeURIComponent(traceId)}/dataset-item`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ datasetName: name, expectedOutput: parse(expected.value) }),
+      });
+      const body = await res.json().catch(() => ({}));
+      if (!res.ok) throw new Error(body.message ?? `HTTP ${res.status}`);
+      localStorage.setItem('obs-viewer-dataset', name);
+      status.replaceChildren(
+        'Saved as item ',
+        h('code', { id: 'dataset-item-id' }, body.id),
+        ' of ',
+        h('a', { href: link('dataset', name) }, name),
+      );
+    } catch (err) {
+      status.textContent = `Not saved: ${err.message}`;
+    } finally {
+      save.disabled = false;
+    }
+  });
+  return panel;
+}
