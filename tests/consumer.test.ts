@@ -43,6 +43,7 @@ const PACKAGES: Record<string, string> = {
   '@obs/next': 'next',
   '@obs/langchain': 'langchain-callback',
   '@obs/openai': 'openai',
+  '@obs/vitest': 'vitest',
   '@obs/client': 'client',
   '@obs/tracing': 'tracing',
   '@obs/otel': 'otel',
