@@ -38,6 +38,7 @@ export class EvalSuite<Item extends EvalItem = EvalItem> {
   private readonly results = new Map<number, ExperimentItemResult<Item>>();
   private readonly counts: CacheCounts = { replayed: 0, recorded: 0, missed: 0 };
   private data: SuiteData<Item> | undefined;
+  private names: string[] = [];
   private run: Promise<ExperimentRun<Item>> | undefined;
   private client: ObsClient | undefined | null = null;
 
@@ -67,7 +68,8 @@ export class EvalSuite<Item extends EvalItem = EvalItem> {
   async plan(): Promise<SuitePlan> {
     this.data = await loadData(this.name, this.options.data, () => this.obs());
     const waves = Math.ceil(this.data.items.length / this.concurrency) || 1;
-    return { names: itemNames(this.data.items), concurrency: this.concurrency, testTimeout: this.itemTimeout * waves + 10_000 };
+    this.names = itemNames(this.data.items);
+    return { names: this.names, concurrency: this.concurrency, testTimeout: this.itemTimeout * waves + 10_000 };
   }
 
   /**
@@ -82,7 +84,11 @@ export class EvalSuite<Item extends EvalItem = EvalItem> {
     try {
       const run = await this.started();
       const work = () => run.runItem(item, index);
-      const result = await withTimeout(scope ? inCacheScope(scope, work) : work(), this.itemTimeout, `item "${index + 1}" of ${this.name}`);
+      const result = await withTimeout(
+        scope ? inCacheScope(scope, work) : work(),
+        this.itemTimeout,
+        `item "${this.names[index]}" of ${this.name}`,
+      );
       this.results.set(index, result);
       if (scope && scope.misses.length > 0) throw new Error(scope.misses.join('\n'), { cause: result.error });
       if (result.error !== undefined) throw result.error;
