@@ -17,6 +17,15 @@ export function addToDatasetButton(traceId, root) {
   return button;
 }
 
+/** The page's own look for a text field (the stylesheet styles only its search boxes). */
+const FIELD = {
+  background: 'var(--panel)',
+  color: 'var(--text)',
+  border: '1px solid var(--line)',
+  borderRadius: '6px',
+  padding: '6px 8px',
+};
+
 function form(traceId, root, datasets) {
   const output = parse(root?.output);
   const names = h(
@@ -30,11 +39,16 @@ function form(traceId, root, datasets) {
     list: 'dataset-names',
     placeholder: 'dataset name (a new one is made)',
     value: localStorage.getItem('obs-viewer-dataset') ?? datasets[0]?.name ?? '',
-    style: { width: '320px' },
+    style: { ...FIELD, width: '320px', font: 'inherit' },
   });
   const expected = h(
     'textarea',
-    { id: 'expected-output', rows: 6, spellcheck: 'false', style: { width: '100%', boxSizing: 'border-box', font: 'inherit' } },
+    {
+      id: 'expected-output',
+      rows: 6,
+      spellcheck: 'false',
+      style: { ...FIELD, width: '100%', boxSizing: 'border-box', fontFamily: 'monospace' },
+    },
     output === undefined ? '' : typeof output === 'string' ? output : JSON.stringify(output, null, 2),
   );
   const status = h('span', { id: 'dataset-item-status', class: 'muted' });
