@@ -3,7 +3,9 @@
  * on a real port: what a cassette keeps (plain JSON from a gzipped answer, server-sent events as
  * text, no key, no cookie, no date), replay with the model down (0 requests, the same answers,
  * streams included), a call replay does not know (answered at once with its name, never retried),
- * `auto`, transient answers left out, obs's own requests and calls outside an item untouched.
+ * `auto`, transient answers left out, obs's own requests and calls outside an item untouched; and
+ * the same through the `fetch` of undici 7 (what Node.js 24 ships: the old handler protocol) and
+ * undici 8 (the new protocol, its own global slot).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -185,6 +187,47 @@ describe('OBS_EVAL_CACHE record, then replay with the model down', () => {
         else process.env[k] = previous[k];
       }
     }
+  });
+});
+
+describe('other undici versions under fetch', () => {
+  // undici 7's fetch (Node.js 24's) reads the first global slot and speaks the old handler
+  // protocol; undici 8's reads the second and speaks the new one (onRequestStart, onResponseStart...).
+  it.for(['undici7', 'undici8'] as const)('%s: record then replay (a stream too) through its fetch', async (name) => {
+    const undici = (await import(name)) as { fetch: typeof fetch };
+    ensureDispatcherWrapped(); // loading undici 8 replaced the global dispatchers
+    const client = new OpenAI({ baseURL: model.baseURL, apiKey: API_KEY, maxRetries: 0, fetch: undici.fetch as typeof fetch });
+    const capital = async (country: string, stream: boolean) => {
+      const messages = [{ role: 'user' as const, content: `Capital of ${country}?` }];
+      if (!stream) return (await client.chat.completions.create({ model: 'stand-in-1', messages })).choices[0]!.message.content;
+      let text = '';
+      for await (const chunk of await client.chat.completions.create({ model: 'stand-in-1', messages, stream: true }))
+        text += chunk.choices[0]?.delta.content ?? '';
+      return text;
+    };
+    const file = `${name}.json`;
+    const before = model.requests.length;
+    const record = scope('record', file);
+    model.gzip = true;
+    expect(await inCacheScope(record, async () => [await capital('India', false), await capital('Egypt', true)])).toEqual([
+      'New Delhi',
+      'Cairo',
+    ]);
+    record.cassette.save();
+    expect(record.counts.recorded).toBe(2);
+    expect(model.requests.length - before).toBe(2);
+    const replay = scope('replay', file);
+    expect(await inCacheScope(replay, async () => [await capital('India', false), await capital('Egypt', true)])).toEqual([
+      'New Delhi',
+      'Cairo',
+    ]);
+    expect(replay.counts).toEqual({ replayed: 2, recorded: 0, missed: 0 });
+    expect(model.requests.length - before).toBe(2);
+    // Node.js's own fetch is still caught after another undici took the global slots (same call, same key).
+    const native = scope('replay', file);
+    expect(await inCacheScope(native, () => ask('India'))).toBe('New Delhi');
+    expect(native.counts.replayed).toBe(1);
+    expect(model.requests.length - before).toBe(2);
   });
 });
 

@@ -6,15 +6,18 @@
  * Only calls made inside an eval item (see ./scope.ts) are touched, and never obs's own.
  *
  * The wrapper speaks both handler protocols undici has had (`onHeaders`/`onData`/`onComplete`,
- * Node.js 22's `fetch`; `onResponseStart`/`onResponseData`/`onResponseEnd`, newer undici).
+ * the `fetch` of Node.js 22 and 24; `onResponseStart`/`onResponseData`/`onResponseEnd`, undici 8's)
+ * and wraps both global slots: `undici.globalDispatcher.1`, which `fetch` reads up to undici 7,
+ * and `undici.globalDispatcher.2`, which undici 8 reads (it puts an adapter to the old protocol in
+ * the first).
  */
-import { resolveConnection } from '@obs/core/kit';
+import { errorMessage, logger, resolveConnection } from '@obs/core/kit';
 import type { RecordedResponse } from './cassette.js';
 import { describeCall, type KeyedRequest, keyRequest } from './request-key.js';
 import { recordedResponse, responseBytes } from './response.js';
 import { activeCacheScope, type CacheScope } from './scope.js';
 
-const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+const GLOBAL_DISPATCHERS = [Symbol.for('undici.globalDispatcher.1'), Symbol.for('undici.globalDispatcher.2')];
 const WRAPPED = Symbol.for('obs.vitest.evalCacheDispatcher');
 
 type Handler = Record<string, ((...args: never[]) => unknown) | unknown>;
@@ -35,16 +38,17 @@ interface Dispatcher {
 const TRANSIENT = (status: number) => status === 408 || status === 429 || status >= 500;
 
 /**
- * Wraps undici's global dispatcher (again, when something replaced it since). Safe to call any
- * number of times; without Node.js's `fetch` it does nothing.
+ * Wraps undici's global dispatchers (again, when something replaced one since: loading another
+ * undici does). Safe to call any number of times; without Node.js's `fetch` it does nothing.
  */
 export function ensureDispatcherWrapped(): void {
   const g = globalThis as unknown as Record<symbol, Dispatcher | undefined>;
   // Reading `Headers` loads Node.js's undici, which makes the global dispatcher.
   void (globalThis as { Headers?: unknown }).Headers;
-  const current = g[GLOBAL_DISPATCHER];
-  if (!current || typeof current.dispatch !== 'function' || current[WRAPPED]) return;
-  g[GLOBAL_DISPATCHER] = wrap(current);
+  for (const slot of GLOBAL_DISPATCHERS) {
+    const current = g[slot];
+    if (current && typeof current.dispatch === 'function' && !current[WRAPPED]) g[slot] = wrap(current);
+  }
 }
 
 function wrap(inner: Dispatcher): Dispatcher {
@@ -99,8 +103,13 @@ function recording(handler: Handler, request: KeyedRequest, scope: CacheScope): 
   const chunks: Buffer[] = [];
   const done = () => {
     if (status === 0 || TRANSIENT(status)) return;
-    scope.cassette.put(request, recordedResponse(status, statusText, headers, Buffer.concat(chunks)));
-    scope.counts.recorded++;
+    try {
+      scope.cassette.put(request, recordedResponse(status, statusText, headers, Buffer.concat(chunks)));
+      scope.counts.recorded++;
+    } catch (err) {
+      // The answer still reaches the task; only the cassette goes without it.
+      logger.error(`OBS_EVAL_CACHE=${scope.mode}: ${describeCall(request)} was not recorded: ${errorMessage(err)}`);
+    }
   };
   const overrides: Record<string, (...args: unknown[]) => unknown> = {
     // Node.js 22's fetch.
@@ -151,11 +160,14 @@ function recording(handler: Handler, request: KeyedRequest, scope: CacheScope): 
 function replay(handler: Handler, response: RecordedResponse): void {
   const bytes = responseBytes(response);
   const headers = { ...response.headers, 'content-length': String(bytes.byteLength) };
+  const raw = Object.entries(headers).flatMap(([n, v]) => [Buffer.from(n), Buffer.from(v)]);
   const statusText = response.statusText ?? '';
   if (typeof handler['onResponseStart'] === 'function') {
-    const controller = replayController();
+    // undici 8's fetch reads the headers from the controller's raw list when there is one.
+    const controller = replayController(raw);
     call(handler, 'onRequestStart', controller, {});
     if (controller.aborted) return;
+    call(handler, 'onResponseStarted');
     call(handler, 'onResponseStart', controller, response.status, headers, statusText);
     if (controller.aborted) return;
     if (bytes.byteLength > 0) call(handler, 'onResponseData', controller, bytes);
@@ -168,15 +180,15 @@ function replay(handler: Handler, response: RecordedResponse): void {
   });
   if (aborted) return;
   call(handler, 'onResponseStarted');
-  const raw = Object.entries(headers).flatMap(([n, v]) => [Buffer.from(n), Buffer.from(v)]);
   call(handler, 'onHeaders', response.status, raw, () => {}, statusText);
   if (aborted) return;
   if (bytes.byteLength > 0) call(handler, 'onData', bytes);
   if (!aborted) call(handler, 'onComplete', []);
 }
 
-function replayController() {
+function replayController(rawHeaders: Buffer[] = []) {
   return {
+    rawHeaders,
     aborted: false,
     paused: false,
     reason: null as unknown,

@@ -2,7 +2,7 @@
  * Answers between the wire and the cassette: headers cleaned of credentials and of what only the
  * transport needs, bodies stored decompressed (JSON parsed, text as text, anything else base64).
  */
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import { DEFAULT_REDACT_KEY_SET, isRedactedKey } from '@obs/core/kit';
 import type { RecordedResponse } from './cassette.js';
 
@@ -55,6 +55,9 @@ export function responseBytes(response: RecordedResponse): Buffer {
   return Buffer.alloc(0);
 }
 
+/** Node.js 22.15+ and 23.8+ decode zstd. */
+const zstd = (zlib as { zstdDecompressSync?: (b: Buffer) => Buffer }).zstdDecompressSync;
+
 function decode(body: Buffer, encoding: string | undefined): Buffer {
   let out = body;
   const codings = (encoding ?? '')
@@ -64,9 +67,10 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
     .filter((c) => c !== '' && c !== 'identity');
   // Applied in order, so undone in reverse.
   for (const coding of codings.reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out);
-    else if (coding === 'deflate') out = inflateSync(out);
-    else if (coding === 'br') out = brotliDecompressSync(out);
+    if (coding === 'gzip' || coding === 'x-gzip') out = zlib.gunzipSync(out);
+    else if (coding === 'deflate') out = zlib.inflateSync(out);
+    else if (coding === 'br') out = zlib.brotliDecompressSync(out);
+    else if (coding === 'zstd' && zstd) out = zstd(out);
     else throw new Error(`cannot record an answer in content-encoding ${coding}`);
   }
   return out;
