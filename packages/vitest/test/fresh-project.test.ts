@@ -9,6 +9,7 @@
  * - record: 12 requests, one run with 12 items, each item's generation nested under its root,
  *   12 × 2 item scores and a run score; a cassette without the API key;
  * - replay with the endpoint down: 0 requests, the same scores, a fraction of the record's time;
+ *   both runs side by side in the viewer's run comparison;
  * - a threshold above the mean: exit code 1 and the one line naming score, mean, threshold and
  *   the previous run's mean;
  * - `.concurrent` (4 at once, live calls): the same scores as the serial run, 4 requests in flight;
@@ -199,7 +200,7 @@ async function restartModel(): Promise<void> {
 
 describe('a fresh vitest 5 project from the tarballs', () => {
   const cassette = () => join(projects.top, 'evals', '__obs_cache__', 'capitals.eval.test.ts.json');
-  let recorded: { scores: Record<string, Record<string, unknown>>; itemMs: number };
+  let recorded: { runId: string; scores: Record<string, Record<string, unknown>>; itemMs: number };
 
   it('record: 12 requests; one run of 12 items, each generation under its root, 24 item scores and 1 run score; no key in the cassette', async (ctx) => {
     needsProjects(ctx);
@@ -226,7 +227,7 @@ describe('a fresh vitest 5 project from the tarballs', () => {
     const text = readFileSync(cassette(), 'utf8');
     expect(Object.keys(JSON.parse(text).entries)).toHaveLength(12);
     for (const secret of ['sk-fixture-secret-key', 'authorization', 'set-cookie']) expect(text).not.toContain(secret);
-    recorded = { scores, itemMs: r.itemMs };
+    recorded = { runId: experimentId, scores, itemMs: r.itemMs };
   }, 120_000);
 
   it('node:test (@obs/vitest/node-test): record, 4 requests, one run with its scores', async (ctx) => {
@@ -251,8 +252,18 @@ describe('a fresh vitest 5 project from the tarballs', () => {
     expect(r.code, r.out).toBe(0);
     expect(model.requests.length).toBe(requests);
     await local.server.waitFor(() => [...newRuns(before).values()][0]?.length === 12);
-    expect(scoresByCountry([...newRuns(before).values()][0]!)).toEqual(recorded.scores);
+    const [[replayRunId, replayRoots]] = [...newRuns(before)] as [[string, DecodedSpan[]]];
+    expect(scoresByCountry(replayRoots)).toEqual(recorded.scores);
     expect(r.out).toContain('calls 12 replayed, 0 recorded (OBS_EVAL_CACHE=replay)');
+    // Both runs side by side in the viewer's run comparison: 12 rows, the same averages.
+    const compare = (await (await fetch(`${local.server.url}/viewer-api/compare?runs=${recorded.runId},${replayRunId}`)).json()) as {
+      runs: Array<{ items: number; averages: Record<string, number> }>;
+      rows: Array<{ results: Record<string, unknown> }>;
+    };
+    expect(compare.runs.map((run) => run.items)).toEqual([12, 12]);
+    expect(compare.runs[1]!.averages).toEqual(compare.runs[0]!.averages);
+    expect(compare.runs[0]!.averages['exact_match']).toBe(0.75);
+    expect(compare.rows.filter((row) => Object.keys(row.results).length === 2)).toHaveLength(12);
     // The record spent 12 × 150 ms waiting for the model alone.
     expect(recorded.itemMs).toBeGreaterThan(1800);
     expect(r.itemMs).toBeLessThan(recorded.itemMs / 2);
