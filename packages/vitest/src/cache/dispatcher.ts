@@ -111,41 +111,29 @@ function recording(handler: Handler, request: KeyedRequest, scope: CacheScope): 
       logger.error(`OBS_EVAL_CACHE=${scope.mode}: ${describeCall(request)} was not recorded: ${errorMessage(err)}`);
     }
   };
+  const started = (code: unknown, text: unknown, pairs: () => Array<[string, string]>) => {
+    // 1xx answers come before the real one.
+    if ((code as number) < 200) return;
+    status = code as number;
+    statusText = text as string | undefined;
+    headers = pairs();
+  };
+  const data = (chunk: unknown) => chunks.push(Buffer.from(chunk as Uint8Array));
+  const forward =
+    (name: string, before: (...args: unknown[]) => void) =>
+    (...args: unknown[]) => {
+      before(...args);
+      return call(handler, name, ...args);
+    };
   const overrides: Record<string, (...args: unknown[]) => unknown> = {
-    // Node.js 22's fetch.
-    onHeaders: (code, raw, resume, text) => {
-      if ((code as number) >= 200) {
-        status = code as number;
-        statusText = text as string | undefined;
-        headers = rawPairs(raw);
-      }
-      return call(handler, 'onHeaders', code, raw, resume, text);
-    },
-    onData: (chunk) => {
-      chunks.push(Buffer.from(chunk as Uint8Array));
-      return call(handler, 'onData', chunk);
-    },
-    onComplete: (trailers) => {
-      done();
-      return call(handler, 'onComplete', trailers);
-    },
-    // Newer undici.
-    onResponseStart: (controller, code, hdrs, text) => {
-      if ((code as number) >= 200) {
-        status = code as number;
-        statusText = text as string | undefined;
-        headers = objectPairs(hdrs);
-      }
-      return call(handler, 'onResponseStart', controller, code, hdrs, text);
-    },
-    onResponseData: (controller, chunk) => {
-      chunks.push(Buffer.from(chunk as Uint8Array));
-      return call(handler, 'onResponseData', controller, chunk);
-    },
-    onResponseEnd: (controller, trailers) => {
-      done();
-      return call(handler, 'onResponseEnd', controller, trailers);
-    },
+    // The old protocol (the fetch of Node.js 22 and 24).
+    onHeaders: forward('onHeaders', (code, raw, _resume, text) => started(code, text, () => rawPairs(raw))),
+    onData: forward('onData', data),
+    onComplete: forward('onComplete', done),
+    // The new protocol (undici 8).
+    onResponseStart: forward('onResponseStart', (_controller, code, hdrs, text) => started(code, text, () => objectPairs(hdrs))),
+    onResponseData: forward('onResponseData', (_controller, chunk) => data(chunk)),
+    onResponseEnd: forward('onResponseEnd', done),
   };
   return new Proxy(handler, {
     get(target, prop) {
