@@ -3,7 +3,7 @@
  * `concurrency` > 1), and a last test, `scores`, that ends the run and checks the thresholds: a
  * breach fails it with one line, and vitest exits non-zero.
  */
-import { describe, test } from 'vitest';
+import { afterAll, describe, test } from 'vitest';
 import { EvalSuite } from './suite.js';
 import type { EvalItem, EvalOptions } from './types.js';
 
@@ -37,6 +37,7 @@ export function describeEval<Item extends EvalItem = EvalItem>(name: string, opt
     test(SCORES_TEST, { timeout: plan.testTimeout }, async (ctx) => {
       console.log(await suite.finish(testFile(ctx)));
     });
+    afterAll(() => suite.close());
   });
 }
 

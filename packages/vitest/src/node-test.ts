@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { ensureDispatcherWrapped } from './cache/dispatcher.js';
 import { evalCacheMode } from './cache/mode.js';
 import { EvalSuite } from './suite.js';
@@ -51,6 +51,7 @@ export function describeEval<Item extends EvalItem = EvalItem>(name: string, opt
     it(SCORES_TEST, { timeout: plan.testTimeout }, async (t) => {
       t.diagnostic(await suite.finish(testFile(t)));
     });
+    after(() => suite.close());
   });
 }
 

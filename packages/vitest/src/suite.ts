@@ -5,7 +5,7 @@
  * replayed, and at the end the run evaluators, the means, the previous run's means and the
  * thresholds. The vitest and `node:test` doors map it onto their runner's tests.
  */
-import type { ExperimentItemResult, ObsClient } from '@obs/core';
+import { type ExperimentItemResult, getObsHandle, type ObsClient } from '@obs/core';
 import { type ExperimentRun, startExperimentRun } from '@obs/core/kit';
 import { ensureDispatcherWrapped } from './cache/dispatcher.js';
 import { type EvalCacheMode, evalCacheMode } from './cache/mode.js';
@@ -41,6 +41,7 @@ export class EvalSuite<Item extends EvalItem = EvalItem> {
   private names: string[] = [];
   private run: Promise<ExperimentRun<Item>> | undefined;
   private client: ObsClient | undefined | null = null;
+  private finished = false;
 
   constructor(
     readonly name: string,
@@ -107,6 +108,7 @@ export class EvalSuite<Item extends EvalItem = EvalItem> {
     const where = `describeEval "${this.name}"`;
     if (this.results.size === 0) return `${where}: no item ran`;
     const run = await this.started();
+    this.finished = true;
     const itemResults = [...this.results].sort(([a], [b]) => a - b).map(([, r]) => r);
     const scope = this.scope(testFile);
     const result = scope ? await inCacheScope(scope, () => run.finish(itemResults)) : await run.finish(itemResults);
@@ -118,6 +120,15 @@ export class EvalSuite<Item extends EvalItem = EvalItem> {
     const failures = thresholdFailures(this.ranges, means, previous?.means);
     if (failures.length > 0) throw new ThresholdError(`${where}: ${failures.join('; ')}`);
     return this.summary(itemResults.length, means, previous?.means, result.experimentUrl);
+  }
+
+  /**
+   * After the suite: when `scores` did not run (`-t` picked some items), what the items sent is
+   * still delivered before the test process ends.
+   */
+  async close(): Promise<void> {
+    if (this.finished || this.results.size === 0 || !this.client) return;
+    await getObsHandle()?.flush();
   }
 
   private summary(
