@@ -17,7 +17,9 @@ export function evalObsClient(): ObsClient | undefined {
 
 /** Why nothing reaches obs, for the summary line; `undefined` when it is configured. */
 export function notConfiguredReason(): string | undefined {
-  if (getObsHandle()) return undefined;
+  const handle = getObsHandle();
+  // A handle made without a connection (an instrumentation's own initObs) exports nothing either.
+  if (handle?.spanProcessor.enabled) return undefined;
   const connection = resolveConnection();
-  return connection.ok ? undefined : `obs is not configured (${connection.problem}): nothing was sent`;
+  return connection.ok && !handle ? undefined : `obs is not configured (${connection.problem ?? 'no connection'}): nothing was sent`;
 }
