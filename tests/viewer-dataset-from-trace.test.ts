@@ -5,13 +5,11 @@
  * `dataset.get`) carries the root input, the corrected output and `sourceTraceId`; the next
  * dataset run includes it. The page trips no content security policy rule.
  */
-import { existsSync } from 'node:fs';
 import { initObs, startActiveObservation, startObservation } from '@obs/core';
 import { setupObsServer } from '@obs/local-server/testing';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
+import { CHROMIUM, cspViolationsOf, openViewerBrowser } from './support/chromium.js';
 
 const local = setupObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
 let browser: Browser;
@@ -19,13 +17,7 @@ let page: Page;
 
 beforeAll(async () => {
   if (!CHROMIUM) return;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.addInitScript(() => {
-    const w = window as unknown as { cspViolations: string[] };
-    w.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
+  ({ browser, page } = await openViewerBrowser({ width: 1400, height: 900 }));
 });
 
 afterAll(async () => {
@@ -72,6 +64,6 @@ describe.skipIf(!CHROMIUM)('Add to dataset on a trace', () => {
     await page.click('#dataset-item-status a');
     await page.waitForFunction(() => location.hash.startsWith('#/dataset/support-regressions'));
     await page.waitForFunction(() => document.body.textContent?.includes('Refunds take 5 business days.'));
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(await cspViolationsOf(page)).toEqual([]);
   });
 });

@@ -4,11 +4,14 @@
  * generation's chat messages, filters and full-text search work, sessions read as a
  * conversation, durations read exactly at every scale, a trace copies as JSON, the prompt,
  * dataset and run comparison pages show what the SDK made, and a server with a data directory
- * shows its traces after a restart. Screenshots are written for people to look at
- * (test-output/viewer-*.png; viewer-trace.png is the README's docs/viewer.png).
+ * shows its traces after a restart; every page opens with data on it and shows no `[object `,
+ * `undefined` or `NaN`, with costs, plurals and dataset names right, and the SDK's platform
+ * links (getTraceUrl, an experiment's format()) open the trace and the run. Screenshots are
+ * written for people to look at (test-output/viewer-*.png; viewer-trace.png is the README's
+ * docs/viewer.png).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,10 +19,10 @@ import { crc32, deflateSync } from 'node:zlib';
 import { initObs, propagateAttributes, startActiveObservation, startObservation } from '@obs/core';
 import { startObsServer } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, cspViolationsOf, openViewerBrowser } from './support/chromium.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
 const OUT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-output');
 
 const local = setupObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
@@ -28,26 +31,7 @@ let page: Page;
 
 beforeAll(async () => {
   if (!CHROMIUM) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
-  // Whatever the content security policy blocks is counted: the viewer itself must never trip it.
-  await page.addInitScript(() => {
-    const w = window as unknown as { cspViolations: string[] };
-    w.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
+  ({ browser, page } = await openViewerBrowser());
 });
 
 afterAll(async () => {
@@ -221,7 +205,7 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
     const turns = await page.$$eval('.turn', (els) => els.map((e) => e.textContent ?? ''));
     expect(turns[0]).toContain('Where is my order 42?');
     expect(turns[1]).toContain('That one arrives tomorrow.');
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(await cspViolationsOf(page)).toEqual([]);
   });
 
   it('opens at http://localhost, http://127.0.0.1 and http://[::1] alike', async () => {
@@ -362,7 +346,7 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
     const hostileImages = await page.$$eval('#output img', (els) => els.map((e) => e.getAttribute('src')));
     expect(hostileImages).toEqual([`/viewer-api/media/${encodeURIComponent('"><img src=x onerror="window.xss=1">')}`]);
     expect(await page.evaluate(() => (window as unknown as { xss?: unknown }).xss)).toBeUndefined();
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(await cspViolationsOf(page)).toEqual([]);
 
     // The SDK's client reads the same media back from the server.
     const record = await local.handle.client.api.media.get(picture.mediaId);
@@ -395,7 +379,7 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
 });
 
 /** The viewer's CSP violations so far: the viewer itself must never trip its policy. */
-const cspViolations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+const cspViolations = () => cspViolationsOf(page);
 
 /** Posts a hand-made OTLP/JSON export (times to the nanosecond) to a server. */
 async function postOtlp(server: { url: string; publicKey: string; secretKey: string }, spans: Array<Record<string, unknown>>) {
@@ -625,7 +609,7 @@ describe.skipIf(!CHROMIUM)('the viewer finds, measures, copies, and shows prompt
     await page.check(`input[data-run="${second.experimentId}"]`);
     await page.click('button.compare');
     await page.waitForSelector('#comparison');
-    const averages = await page.$$eval('#averages tbody tr', (els) =>
+    const averages = await page.$$eval('#averages tbody tr[data-evaluator]', (els) =>
       els.map((e) => [...e.querySelectorAll('td')].map((td) => td.textContent)),
     );
     expect(averages).toEqual([
@@ -703,3 +687,138 @@ describe.skipIf(!CHROMIUM)('the viewer finds, measures, copies, and shows prompt
 if (!CHROMIUM) {
   it.skip('trace viewer browser test: no Chromium found (/usr/bin/chromium); install it with `apt-get install -y chromium`', () => {});
 }
+
+describe.skipIf(!CHROMIUM)('every page of the viewer, with data on it (issue 45)', () => {
+  it('opens each page with at least one item; none shows "[object " or "undefined"; costs, plurals, dataset names, SDK links', async () => {
+    const client = local.handle.client;
+    // A session of exactly one trace, whose generation is priced from the table (no cost_details).
+    let single = '';
+    await propagateAttributes({ sessionId: 'one-turn', userId: 'pricing-user' }, () =>
+      startActiveObservation('priced request', async (root) => {
+        single = root.traceId;
+        root.update({ input: 'how much?', output: 'this much' });
+        const gen = startObservation(
+          'priced-model',
+          { model: 'gpt-4o-mini', input: [{ role: 'user', content: 'how much?' }] },
+          { asType: 'generation' },
+        );
+        gen.update({ output: 'this much', usageDetails: { input: 2_000_000, output: 1_000_000 } });
+        gen.end();
+      }),
+    );
+    await client.prompt.create({ name: 'every-page', type: 'text', prompt: 'First {{x}}', labels: ['production'] });
+    await client.prompt.create({ name: 'every-page', type: 'text', prompt: 'Second {{x}}' });
+    await client.api.datasets.create({ name: 'cities', description: 'a city and its country' });
+    for (const [city, country] of [
+      ['Lyon', 'France'],
+      ['Osaka', 'Japan'],
+    ])
+      await client.dataset.createItem({ datasetName: 'cities', id: `city-${city}`, input: { city }, expectedOutput: country });
+    const dataset = await client.dataset.get('cities');
+    const task = (answers: Record<string, string>) => (item: { input: unknown }) => {
+      const gen = startObservation('guess', { model: 'claude-haiku-4-5', input: item.input }, { asType: 'generation' });
+      const out = answers[(item.input as { city: string }).city];
+      gen.update({ output: out, usageDetails: { input: 100_000, output: 20_000 } });
+      gen.end();
+      return out;
+    };
+    const exact = ({ output, expectedOutput }: { output: unknown; expectedOutput?: unknown }) => ({
+      name: 'exact',
+      value: output === expectedOutput ? 1 : 0,
+    });
+    const runA = await dataset.runExperiment({
+      name: 'cities',
+      runName: 'cities A',
+      maxConcurrency: 1,
+      task: task({ Lyon: 'France', Osaka: 'China' }),
+      evaluators: [exact],
+    });
+    const runB = await dataset.runExperiment({
+      name: 'cities',
+      runName: 'cities B',
+      maxConcurrency: 1,
+      task: task({ Lyon: 'France', Osaka: 'Japan' }),
+      evaluators: [exact],
+    });
+    await local.handle.flush();
+    await local.server.waitFor(() => local.server.scores.filter((s) => s['name'] === 'exact').length >= 4);
+    const gen = local.server.spansByName('priced-model')[0]!;
+    const versions = ((await (await fetch(`${local.server.url}/viewer-api/datasets/cities`)).json()) as { versions: number[] }).versions;
+
+    const pages: Array<[hash: string, ready: string]> = [
+      ['#/', 'tr.row'],
+      [`#/trace/${single}`, '#tree .tree-row'],
+      [`#/trace/${single}/${gen.spanId}`, '#cost'],
+      ['#/session/one-turn', '.turn'],
+      ['#/experiments', 'section.panel tr[data-run-id]'],
+      [`#/compare/${runA.experimentId},${runB.experimentId}`, '#comparison tbody tr'],
+      [`#/compare/${runA.experimentId}`, '#comparison tbody tr'],
+      ['#/datasets', 'tr[data-dataset="cities"]'],
+      ['#/dataset/cities', '#dataset-items tbody tr'],
+      [`#/dataset/cities/${versions[0]}`, '#dataset-items tbody tr'],
+      ['#/prompts', 'tr[data-prompt="every-page"]'],
+      ['#/prompt/every-page', '#prompt-content'],
+      ['#/prompt/every-page/1/diff/2', '#prompt-diff'],
+    ];
+    for (const [hash, ready] of pages) {
+      await page.goto(`${local.server.url}/${hash}`);
+      await page.waitForSelector(ready, { timeout: 5000 });
+      const text = (await page.textContent('main')) ?? '';
+      expect(text, hash).not.toContain('[object ');
+      expect(text, hash).not.toMatch(/\bundefined\b|\bNaN\b/);
+      expect(await cspViolations(), hash).toEqual([]);
+    }
+
+    // The experiments overview: both runs under the dataset's name, with their costs.
+    await page.goto(`${local.server.url}/#/experiments`);
+    await page.waitForSelector('section[data-dataset-id] tr[data-run-id]');
+    const section = page.locator(`section[data-dataset-id="${dataset.id}"]`);
+    expect(await section.locator('h3').textContent()).toContain('Dataset cities');
+    expect(await section.locator('tr[data-run-id]').count()).toBe(2);
+    // 2 items x (100k input at $1, 20k output at $5 per million) = $0.400 a run.
+    expect(await section.locator(`tr[data-run-id="${runA.experimentId}"]`).textContent()).toContain('$0.400');
+
+    // Compare names the dataset; its cost row; each item's cost.
+    await page.goto(`${local.server.url}/#/compare/${runA.experimentId},${runB.experimentId}`);
+    await page.waitForSelector('#comparison tbody tr');
+    expect(await page.textContent('#compare-summary')).toBe('2 items · dataset cities');
+    expect(await page.$$eval('#averages tr.cost-row td', (els) => els.map((e) => e.textContent))).toEqual(['cost', '$0.400', '$0.400']);
+
+    // The session says "1 trace" and what it cost; the list and the trace show the priced cost.
+    await page.goto(`${local.server.url}/#/session/one-turn`);
+    await page.waitForSelector('.turn');
+    expect(await page.textContent('#session-summary')).toBe('1 trace · $0.900'); // 2M input at $0.15 + 1M output at $0.60
+    await page.goto(`${local.server.url}/#/`);
+    await page.waitForSelector(`tr[data-trace-id="${single}"]`);
+    expect(await page.textContent(`tr[data-trace-id="${single}"] td:last-child`)).toBe('$0.900');
+    await page.goto(`${local.server.url}/#/trace/${single}/${gen.spanId}`);
+    await page.waitForSelector('#cost');
+    expect(await page.textContent('#cost')).toBe('$0.900 (input $0.300, output $0.600) · priced as gpt-4o-mini from the price table');
+    expect(await page.textContent('#trace-cost')).toBe(' · $0.900');
+
+    // The SDK's links open the trace and the run here: getTraceUrl() and an experiment result's format().
+    const traceUrl = await client.getTraceUrl(single);
+    expect(traceUrl).toBe(`${local.server.url}/project/${local.server.projectId}/traces/${single}`);
+    await page.goto(traceUrl!);
+    await page.waitForSelector('#tree .tree-row');
+    expect(await page.evaluate(() => location.hash)).toBe(`#/trace/${single}`);
+    const runUrl = /URL: (\S+)/.exec(runA.format())![1]!;
+    await page.goto(runUrl);
+    await page.waitForSelector('#comparison tbody tr');
+    expect(await page.evaluate(() => location.hash)).toBe(`#/compare/${runA.experimentId}`);
+
+    // The search box shows its whole placeholder.
+    await page.goto(`${local.server.url}/#/`);
+    await page.waitForSelector('input[data-filter="q"]');
+    const fits = await page.$eval('input[data-filter="q"]', (el) => {
+      const input = el as HTMLInputElement;
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      const needed = context.measureText(input.placeholder).width;
+      return needed <= room || `${needed} px of placeholder in ${room} px`;
+    });
+    expect(fits).toBe(true);
+  });
+});

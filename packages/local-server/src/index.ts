@@ -17,7 +17,7 @@
  * @packageDocumentation
  */
 export { startObsServer, DEFAULTS } from './server.js';
-export { formatTrace, printTracesAsTheyArrive, type PrintTracesOptions } from './print-trace.js';
+export { formatTrace, printTracesAsTheyArrive, type FormatTraceOptions, type PrintTracesOptions } from './print-trace.js';
 export { decodeOtlpProtobuf } from './otlp/otlp-proto-decode.js';
 export { decodeOtlpJson } from './otlp/otlp-json-decode.js';
 export { OtlpDecodeError } from './otlp/decoded-span.js';
@@ -35,11 +35,13 @@ export type {
   MediaReport,
   MediaStep,
   MediaUpload,
+  ModelPrice,
   ObsServer,
   ObsServerOptions,
   ReceivedScore,
   RecordedRequest,
   RequestAuth,
+  RetentionOptions,
   ScoreRule,
   WaitOptions,
 } from './types.js';

@@ -22,6 +22,10 @@ import { traceDeletionRoutes } from './routes/trace-deletion.js';
 import { viewerApiRoutes } from './routes/viewer-api.js';
 import { viewerDatasetItemRoutes } from './routes/viewer-dataset-item.js';
 import { viewerStaticRoutes } from './routes/viewer-static.js';
+import { Pricing } from './model/cost.js';
+import { retentionPolicy } from './retention/policy.js';
+import { Retention } from './retention/pruner.js';
+import { projectRedirects } from './routes/project-redirects.js';
 import { openStores } from './stores/open.js';
 import type { ObsStores } from './stores/types.js';
 import { FaultQueue } from './test-controls/faults.js';
@@ -30,6 +34,7 @@ import { type Binding, HeldRequests, PortControl } from './test-controls/outages
 import { RequestRecorder } from './test-controls/recorder.js';
 import { waitFor } from './test-controls/waiting.js';
 import type { DecodedSpan, Fault, ObsServer, ObsServerOptions, ReceivedScore, ScoreRule, WaitOptions } from './types.js';
+import { escapeControls } from './text/terminal.js';
 import { VERSION } from './version.js';
 import { LiveEvents } from './viewer/live-events.js';
 
@@ -45,6 +50,31 @@ export const DEFAULTS = {
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
+ * The keys the server accepts. On loopback the defaults; beyond it the defaults (published in the
+ * README) would open everything, so a key not given is made at random, and a default one given
+ * explicitly is refused.
+ *
+ * @throws Error when a default key is given for a server reachable from the network
+ */
+export function serverKeys(options: Pick<ObsServerOptions, 'host' | 'publicKey' | 'secretKey'>): { publicKey: string; secretKey: string } {
+  if (options.host === undefined || isLoopbackHost(options.host)) {
+    return { publicKey: options.publicKey ?? DEFAULTS.publicKey, secretKey: options.secretKey ?? DEFAULTS.secretKey };
+  }
+  for (const [flag, given, published] of [
+    ['--public-key', options.publicKey, DEFAULTS.publicKey],
+    ['--secret-key', options.secretKey, DEFAULTS.secretKey],
+  ] as const) {
+    if (given === published) {
+      throw new Error(
+        `${published} is the local server's published default key, and --host ${options.host} makes the server reachable from the network: pick another key with ${flag} (or leave it out for a random one)`,
+      );
+    }
+  }
+  const random = () => randomBytes(18).toString('base64url');
+  return { publicKey: options.publicKey ?? `pk-obs-${random()}`, secretKey: options.secretKey ?? `sk-obs-${random()}` };
+}
+
+/**
  * Starts a local obs server and resolves once it listens.
  *
  * @example
@@ -56,8 +86,16 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
  * ```
  */
 export async function startObsServer(options: ObsServerOptions = {}): Promise<ObsServer> {
-  const stores = openStores(options);
-  const server = new LocalObsServer(options, stores);
+  const keys = serverKeys(options); // a refused key stops the start before the data directory is touched
+  const pricing = new Pricing(options.prices ?? []);
+  const stores = openStores(options, pricing);
+  let server: LocalObsServer;
+  try {
+    server = new LocalObsServer(options, stores, keys, pricing);
+  } catch (err) {
+    stores.close();
+    throw err;
+  }
   try {
     await server.listen(options.port ?? 0);
   } catch (err) {
@@ -77,7 +115,8 @@ class LocalObsServer implements ObsServer {
   readonly viewerToken: string | undefined;
   readonly media: ServerMediaInspector;
 
-  private readonly recorder = new RequestRecorder(SCORES_PATH);
+  /** The tests' request recorder: `undefined` when the server does not record (the CLI). */
+  private readonly recorder: RequestRecorder | undefined;
   private readonly faults = new FaultQueue();
   private readonly held = new HeldRequests();
   private readonly listeners = new Set<(spans: DecodedSpan[]) => void>();
@@ -88,13 +127,19 @@ class LocalObsServer implements ObsServer {
   private maxBodyBytes: number;
   private scoreRule: ScoreRule | undefined;
   private closePromise: Promise<void> | undefined;
+  /** When each storage line was last said, by line. */
+  private readonly storageLines = new Map<string, number>();
+  private readonly retention: Retention;
 
   constructor(
     options: ObsServerOptions,
     private readonly stores: ObsStores,
+    keys: { publicKey: string; secretKey: string },
+    pricing: Pricing,
   ) {
-    this.publicKey = options.publicKey ?? DEFAULTS.publicKey;
-    this.secretKey = options.secretKey ?? DEFAULTS.secretKey;
+    ({ publicKey: this.publicKey, secretKey: this.secretKey } = keys);
+    this.retention = new Retention(stores, retentionPolicy(options.retention, stores.storage !== undefined), (line) => this.warn(line));
+    this.recorder = options.record === false ? undefined : new RequestRecorder(SCORES_PATH);
     this.projectId = options.projectId ?? DEFAULTS.projectId;
     this.projectName = options.projectName ?? DEFAULTS.projectName;
     this.quiet = options.quiet ?? false;
@@ -103,7 +148,7 @@ class LocalObsServer implements ObsServer {
     const loopback = options.host === undefined || isLoopbackHost(options.host);
     this.viewerToken = options.viewerToken ?? (loopback ? undefined : randomBytes(18).toString('base64url'));
     this.media = new ServerMediaInspector(
-      () => this.recorder.requests,
+      () => this.recorder?.requests ?? [],
       stores.media,
       (fault) => this.injectFault(fault),
     );
@@ -114,7 +159,12 @@ class LocalObsServer implements ObsServer {
     const allowed = parseAllowedHosts([...(options.allowedHosts ?? []), process.env['OBS_LOCAL_ALLOWED_HOSTS'] ?? '']);
     const parts: PipelineParts = {
       hosts: new HostGuard(allowed, options.host),
-      viewer: new Router([...viewerStaticRoutes(), ...viewerDatasetItemRoutes(stores), ...viewerApiRoutes(stores, live)]),
+      viewer: new Router([
+        ...viewerStaticRoutes(),
+        ...projectRedirects(),
+        ...viewerDatasetItemRoutes(stores),
+        ...viewerApiRoutes(stores, live, pricing),
+      ]),
       door: new ViewerDoor(this.viewerToken, { publicKey: this.publicKey, secretKey: this.secretKey }, () => this.port),
       api: new Router(this.apiRoutes()),
       keys: { publicKey: this.publicKey, secretKey: this.secretKey },
@@ -123,7 +173,8 @@ class LocalObsServer implements ObsServer {
       held: this.held,
       closing: this.closing.signal,
       maxBodyBytes: () => this.maxBodyBytes,
-      warn: (message) => this.warn(message),
+      warn: (message, multiline) => this.warn(message, multiline),
+      warnStorage: (message) => this.warnStorage(message),
     };
     const server = () => {
       const http = createServer((req: IncomingMessage, res: ServerResponse) => handleRequest(parts, req, res));
@@ -151,7 +202,7 @@ class LocalObsServer implements ObsServer {
       ...datasetRoutes(stores.datasets),
       ...promptRoutes(stores.prompts),
       ...experimentRoutes(stores.spans),
-      ...traceDeletionRoutes(stores.spans, stores.scores),
+      ...traceDeletionRoutes(stores),
       ...mediaRoutes({
         store: stores.media,
         signer: new UrlSigner(stores.urlKey),
@@ -166,6 +217,7 @@ class LocalObsServer implements ObsServer {
     const host = this.host === 'localhost' ? DEFAULTS.host : this.host;
     const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
     this.url = `http://${urlHost}:${this.port}`;
+    this.retention.start();
   }
 
   get dataFile(): string | undefined {
@@ -181,11 +233,11 @@ class LocalObsServer implements ObsServer {
   }
 
   get requests() {
-    return this.recorder.requests;
+    return this.recorder?.requests ?? [];
   }
 
   get scoreRequests() {
-    return this.recorder.scoreRequests;
+    return this.recorder?.scoreRequests ?? [];
   }
 
   get scores(): ReceivedScore[] {
@@ -263,7 +315,7 @@ class LocalObsServer implements ObsServer {
   }
 
   reset(): void {
-    this.recorder.clear();
+    this.recorder?.clear();
     this.stores.clear();
     this.clearFaults();
     this.scoreRule = undefined;
@@ -271,31 +323,44 @@ class LocalObsServer implements ObsServer {
 
   close(): Promise<void> {
     this.closePromise ??= (async () => {
+      const retained = this.retention.stop();
       this.closing.abort();
       this.held.releaseAll();
       await this.portControl.takeDown();
+      await retained;
       this.stores.close();
     })();
     return this.closePromise;
   }
 
-  /** Hands stored spans to the listeners (the viewer's live updates, `onSpans`, `subscribe`). */
+  /** Hands stored spans to the listeners (the viewer's live updates, `onSpans`, `subscribe`); tells the retention. */
   private arrived(spans: DecodedSpan[]): void {
+    this.retention.touched();
     for (const listener of this.listeners) {
       try {
         listener(spans);
       } catch (err) {
-        this.warn(`span listener threw: ${(err as Error)?.stack ?? String(err)}`);
+        this.warn(`span listener threw: ${(err as Error)?.stack ?? String(err)}`, true);
       }
     }
   }
 
-  private warn(message: string): void {
-    if (!this.quiet) console.warn(`[obs-local-server] ${message}`);
+  /** One line (control characters escaped: messages quote what requests and spans carried); a stack keeps its lines. */
+  private warn(message: string, multiline = false): void {
+    if (!this.quiet) console.warn(`[obs-local-server] ${escapeControls(message, multiline)}`);
+  }
+
+  /** Says a storage line once a minute at most: a full disk would otherwise say it per request. */
+  private warnStorage(message: string): void {
+    const now = Date.now();
+    if (now - (this.storageLines.get(message) ?? -Infinity) < 60_000) return;
+    this.storageLines.set(message, now);
+    this.warn(message);
   }
 
   private describeState(): string {
     const { spans, scores } = this.stores;
-    return `${this.recorder.describe()}, ${spans.size} span(s) in ${spans.traceIds().length} trace(s), ${scores.all().length} score(s).`;
+    const requests = this.recorder ? `${this.recorder.describe()}, ` : '';
+    return `${requests}${spans.size} span(s) in ${spans.traceIds().length} trace(s), ${scores.all().length} score(s).`;
   }
 }

@@ -95,9 +95,10 @@ export interface ReceivedScore {
 }
 
 /**
- * A fault to inject into the next matching request(s). Applied before authentication and
- * normal handling. A faulted request (status or reset) is recorded, but its spans and scores
- * are not stored.
+ * A fault to inject into the next matching request(s) of the public API. Applied once the
+ * request's key was accepted and its body read, before normal handling (a request the key
+ * check refuses is answered 401 from its headers, and meets no fault). A faulted request
+ * (status or reset) is recorded, but its spans and scores are not stored.
  */
 export interface Fault {
   /** Exact path (without query) or a RegExp tested on it. Default: any path. */
@@ -157,9 +158,15 @@ export interface ObsServerOptions {
    * beyond loopback, none on loopback. When given, it is needed whatever the address.
    */
   viewerToken?: string;
-  /** Default `pk-obs-local`. */
+  /**
+   * Default `pk-obs-local` on loopback. Beyond loopback (`host`) a random one, and the published
+   * default is refused.
+   */
   publicKey?: string;
-  /** Default `sk-obs-local`. */
+  /**
+   * Default `sk-obs-local` on loopback. Beyond loopback (`host`) a random one, and the published
+   * default is refused.
+   */
   secretKey?: string;
   /** Default `local-project`. */
   projectId?: string;
@@ -167,9 +174,15 @@ export interface ObsServerOptions {
   projectName?: string;
   /** Do not log rejected bodies and internal errors to stderr. */
   quiet?: boolean;
+  /**
+   * Record every request for tests to read back (`requests`, `scoreRequests`, `media.asks`, …).
+   * Default `true`; the CLI turns it off, so a server left running keeps nothing of a request
+   * once it has stored what it carried.
+   */
+  record?: boolean;
   /** Called with the spans of every export request that was stored. */
   onSpans?: (spans: DecodedSpan[]) => void;
-  /** Largest request body (as received, before decoding) in bytes; larger ones get 413. Default 64 MiB. */
+  /** Largest request body in bytes, as received and once its content encoding is undone; larger ones get 413. Default 64 MiB. */
   maxBodyBytes?: number;
   /**
    * A directory to keep everything in (spans, scores, datasets, prompts, media), in the SQLite
@@ -178,6 +191,16 @@ export interface ObsServerOptions {
    * (`node:sqlite` with FTS5).
    */
   data?: string;
+  /**
+   * What a data directory keeps: traces younger than `days`, and a file under `maxSizeMb`
+   * (default 1024; 0: no limit), the oldest traces deleted first. `days` applies in memory too.
+   */
+  retention?: RetentionOptions;
+  /**
+   * Model prices that add to or override the bundled price table (tried first), for the costs the
+   * viewer shows of generations the SDK sent no `cost_details` for.
+   */
+  prices?: ModelPrice[];
 }
 
 /** A step of the media upload protocol, for {@link MediaInspector.injectFault}. */
@@ -266,14 +289,14 @@ export interface ObsServer {
   /** The variables that point an app at this server: `{ ...process.env, ...server.env }` for a child process. */
   readonly env: Readonly<{ OBS_BASE_URL: string; OBS_PUBLIC_KEY: string; OBS_SECRET_KEY: string }>;
   projectId: string;
-  /** Every request received, in order (including rejected and faulted ones). */
+  /** Every request received, in order (including rejected and faulted ones); empty when `record: false`. */
   requests: RecordedRequest[];
   /**
    * Every accepted score (not the rejected ones), each as sent plus `receivedAt`. In memory this
    * is the live array (emptied in place by `reset()`); with a data directory, a copy read when asked.
    */
   scores: ReceivedScore[];
-  /** The `POST /api/public/scores` requests. */
+  /** The `POST /api/public/scores` requests whose body was read; empty when `record: false`. */
   scoreRequests: RecordedRequest[];
   /** The media upload protocol: asks, uploads and reports that arrived, the bytes held, faults. */
   readonly media: MediaInspector;
@@ -311,4 +334,30 @@ export interface ObsServer {
   reset(): void;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
+}
+
+/**
+ * One model's prices: USD per million tokens, by usage bucket (wire contract 2.1: `input`,
+ * `input_cache_read`, `input_cache_write`, `output`, `output_reasoning`, `input_audio`, …). A
+ * bucket without a price of its own costs what `input` costs (an `input_*` bucket) or `output`
+ * does (an `output_*` one): reasoning tokens are billed as output, for instance.
+ */
+export interface ModelPrice {
+  /** The model's name, as the viewer shows which prices were used. */
+  model: string;
+  /**
+   * A regular expression (case ignored; a leading `(?i)`, as the platform writes them, is
+   * accepted) the model name must match, as sent or in its bare form. Default: the name itself.
+   */
+  match?: string;
+  /** USD per million tokens, by bucket. */
+  prices: Record<string, number>;
+}
+
+/** What a server keeps (`ObsServerOptions.retention`). */
+export interface RetentionOptions {
+  /** Delete traces that started more than this many days ago. Default: keep them. */
+  days?: number;
+  /** Keep a data directory's file under this many MB (MiB), deleting the oldest traces first. Default 1024; 0: no limit. */
+  maxSizeMb?: number;
 }

@@ -2,11 +2,16 @@
  * The media upload protocol on the wire (wire contract 5): ask -> PUT -> report -> read ->
  * bytes; the same bytes asked again need no upload; an upload whose checksum, length, type or
  * signature is wrong is refused and nothing is kept; the keys guard the API steps; faults make
- * any step fail; the read-back counts every ask, upload and report by media id.
+ * any step fail; the read-back counts every ask, upload and report by media id; an ask for a
+ * medium many observations use costs what the first one did (links in their own table).
  */
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startObsServer, type ObsServer } from '../src/index.js';
+import { loadSqlite } from '../src/stores/sqlite/load.js';
 import { basic } from './helpers.js';
 
 let server: ObsServer;
@@ -238,5 +243,49 @@ describe('media upload protocol', () => {
       undefined,
       undefined,
     ]);
+  });
+});
+
+describe('media asked for by many observations', () => {
+  it('an ask costs the same for a medium a thousand observations use: one link row each, the record never rewritten bigger', async () => {
+    const data = mkdtempSync(path.join(tmpdir(), 'obs-media-links-'));
+    const kept = await startObsServer({ quiet: true, data, record: false });
+    try {
+      const bytes = Buffer.from('the same picture, asked for by every observation');
+      const times: number[] = [];
+      const asks = 1000;
+      for (let i = 0; i < asks; i++) {
+        const started = performance.now();
+        const res = await fetch(`${kept.url}/api/public/media`, {
+          method: 'POST',
+          headers: { authorization: basic(kept.publicKey, kept.secretKey), 'content-type': 'application/json' },
+          body: JSON.stringify({
+            traceId: TRACE,
+            observationId: i.toString(16).padStart(16, '0'),
+            contentType: 'image/png',
+            contentLength: bytes.length,
+            sha256Hash: sha256(bytes),
+            field: 'input',
+          }),
+        });
+        expect(res.status).toBe(200);
+        times.push(performance.now() - started);
+      }
+      const median = (list: number[]) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+      // The same run's first asks are the yardstick: the last ones are no slower (the record is not rewritten whole).
+      expect(median(times.slice(-200)) / median(times.slice(0, 200))).toBeLessThan(3);
+      const sqlite = loadSqlite();
+      if (sqlite instanceof Error) throw sqlite;
+      const db = new sqlite.DatabaseSync(kept.dataFile!, { readOnly: true });
+      const rows = db.prepare('SELECT length(data) AS size FROM media').all() as Array<{ size: number }>;
+      const links = db.prepare('SELECT count(*) AS n FROM media_links').get() as { n: number };
+      db.close();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.size).toBeLessThan(400); // the record alone, not a list of a thousand links
+      expect(links.n).toBe(asks);
+    } finally {
+      await kept.close();
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });

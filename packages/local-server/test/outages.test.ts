@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startObsServer, type ObsServer } from '../src/index.js';
+import { basic } from './helpers.js';
 
 let server: ObsServer | undefined;
 afterEach(async () => {
@@ -62,7 +63,7 @@ describe('outages', () => {
     const post = (size: number) =>
       fetch(`${server!.url}/api/public/otel/v1/traces`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: basic(server!.publicKey, server!.secretKey) },
         body: 'x'.repeat(size),
       }).then((r) => r.status);
     expect(await post(5000)).toBe(413);

@@ -5,21 +5,31 @@
  * truncated, foreign or newer file gives one line, is kept aside, and the server starts empty;
  * a file of schema version 1 is migrated and its traces are listed and found.
  */
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startObsServer, type ObsServer } from '../src/index.js';
 import { encodeSpan } from '../src/stores/sqlite/codec.js';
 import { DATABASE_FILE, openDatabase } from '../src/stores/sqlite/database.js';
 import { loadSqlite, type Sqlite } from '../src/stores/sqlite/load.js';
 import { basic, experimentSpans, makeSpans, toProtobuf } from './helpers.js';
+import { CLI_BUILT, otlpJson, runCliToEnd, startCli } from './cli-process.js';
 import { span } from './store-contract.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const root = mkdtempSync(path.join(tmpdir(), 'obs-persist-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let dirs = 0;
@@ -173,42 +183,10 @@ describe('a server with a data directory', () => {
       await server.close();
     }
     const { db: after } = openDatabase(sqlite(), data, () => {});
-    expect(after.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+    expect(after.prepare('PRAGMA user_version').get()).toEqual({ user_version: 3 });
     after.close();
   });
 });
-
-/** Runs the published CLI; resolves once it listens, with its output so far and a way to stop it. */
-async function startCli(args: string[]) {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], {
-    env: { ...process.env, OBS_LOCAL_DATA: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`the CLI exited with ${code}: ${stderr}`)));
-    const poll = setInterval(() => {
-      const found = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
-      if (found) {
-        clearInterval(poll);
-        resolve(found);
-      }
-    }, 20);
-  });
-  return {
-    url,
-    output: () => ({ stdout, stderr }),
-    stop: () =>
-      new Promise<number | null>((resolve) => {
-        child.removeAllListeners('exit');
-        child.on('exit', (code) => resolve(code));
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 const auth = basic('pk-obs-local', 'sk-obs-local');
 async function sendTrace(url: string) {
@@ -223,11 +201,13 @@ async function traceCount(url: string): Promise<number> {
   return ((await (await fetch(`${url}/viewer-api/traces`)).json()) as { total: number }).total;
 }
 
-describe.skipIf(!existsSync(CLI))('the published CLI with a data directory', () => {
+describe.skipIf(!CLI_BUILT)('the published CLI with a data directory', () => {
   it('says where it keeps data, prints no warning, and reads its traces back after a restart', async () => {
     const data = freshDir();
     let cli = await startCli(['--data', data]);
-    expect(cli.output().stdout).toContain(`Data: ${path.join(data, DATABASE_FILE)} (kept across restarts; --memory keeps nothing)`);
+    expect(cli.output().stdout).toContain(
+      `Data: ${path.join(data, DATABASE_FILE)} (kept across restarts; the oldest traces go past 1024 MB; --memory keeps nothing)`,
+    );
     await sendTrace(cli.url);
     await sendTrace(cli.url);
     expect(await cli.stop()).toBe(0);
@@ -286,5 +266,139 @@ describe.skipIf(!existsSync(CLI))('the published CLI with a data directory', () 
       `[obs-local-server] ${file} ${lines[0]!.slice(`[obs-local-server] ${file} `.length).split(': moved it to ')[0]}: moved it to ${path.join(data, aside[0]!)} and started with an empty database`,
     );
     expect(readFileSync(path.join(data, aside[0]!))).toEqual(original);
+  });
+});
+
+/** Writes `blocks` blocks of random bytes, `size` each, spread over the middle of a file. */
+function noise(file: string, blocks = 3, size = 16 * 1024): void {
+  const length = statSync(file).size;
+  const fd = openSync(file, 'r+');
+  try {
+    for (let i = 1; i <= blocks; i++) writeSync(fd, randomBytes(size), 0, size, Math.floor((length * i) / (blocks + 1)));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const ingest = (url: string, body: string) =>
+  fetch(`${url}/api/public/otel/v1/traces`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body });
+
+describe.skipIf(!CLI_BUILT)('a database damaged in its middle', () => {
+  it('at start: quick_check finds three 16 KiB blocks of noise in a 5,000-span file; one line, the file aside, every request answered', async () => {
+    const data = freshDir();
+    const server = await startObsServer({ data, quiet: true });
+    for (let i = 0; i < 5000; i += 1000) expect((await ingest(server.url, otlpJson(i, 1000, 100))).status).toBe(200);
+    await server.close();
+    const file = path.join(data, DATABASE_FILE);
+    noise(file);
+    const damaged = readFileSync(file);
+
+    const cli = await startCli(['--data', data]);
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await ingest(cli.url, otlpJson(10_000 + i * 10, 10))).status);
+      expect(statuses).toEqual([200, 200, 200, 200]);
+      const search = await fetch(`${cli.url}/viewer-api/traces?q=lorem`);
+      expect([search.status, ((await search.json()) as { total: number }).total]).toEqual([200, 40]);
+    } finally {
+      await cli.stop();
+    }
+    const lines = cli.output().stderr.trim().split('\n');
+    expect(lines, cli.output().stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /obs-local\.sqlite is not a readable database \(quick_check: .+\): moved it to .+\.corrupt-.+ and started with an empty database$/,
+    );
+    const aside = readdirSync(data).filter((f) => f.startsWith(`${DATABASE_FILE}.corrupt-`) && !/-(wal|shm)$/.test(f));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(path.join(data, aside[0]!))).toEqual(damaged);
+  });
+
+  it('while it runs: the request that meets SQLITE_CORRUPT moves the file aside with one line and is stored in a fresh one; later ones too', async () => {
+    const data = freshDir();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const server = await startObsServer({ data, quiet: true });
+    try {
+      for (let i = 0; i < 3000; i += 1000) expect((await ingest(server.url, otlpJson(i, 1000, 100))).status).toBe(200);
+      const file = path.join(data, DATABASE_FILE);
+      // Another connection moves everything into the file, then the disk "damages" it; a write of
+      // that connection makes the server's connection drop its page cache at its next read.
+      const other = new (sqlite().DatabaseSync)(file);
+      other.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      noise(file, 6);
+      other.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('touched', x'01')");
+      other.close();
+
+      const statuses = [];
+      statuses.push((await fetch(`${server.url}/viewer-api/traces?q=lorem`)).status);
+      statuses.push(server.spans().length >= 0 ? 200 : 0);
+      for (let i = 0; i < 4; i++) statuses.push((await ingest(server.url, otlpJson(20_000 + i * 10, 10))).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(server.traceIds()).toHaveLength(40); // the fresh file holds what came after the damage
+      const lines = warn.mock.calls.map((c) => String(c[0]));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^\[obs-local-server\] .+obs-local\.sqlite is not a readable database \(.+\): moved it to .+\.corrupt-.+ and started with an empty database$/,
+      );
+      expect(readdirSync(data).filter((f) => f.startsWith(`${DATABASE_FILE}.corrupt-`) && !/-(wal|shm)$/.test(f))).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+      await server.close();
+    }
+  });
+});
+
+describe.skipIf(!CLI_BUILT)('a --data the server cannot use', () => {
+  it('names the directory and the cause in one line, without the usage text, and exits 1', async () => {
+    const file = path.join(root, 'a-file');
+    writeFileSync(file, 'not a directory');
+    const { code, stdout, stderr } = await runCliToEnd(['--data', file]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`obs-local-server: cannot keep data in ${file}: it is a file, not a directory\n`);
+    const inside = await runCliToEnd(['--data', path.join(file, 'sub')]);
+    expect(inside.stderr).toBe(`obs-local-server: cannot keep data in ${path.join(file, 'sub')}: it is a file, not a directory\n`);
+  });
+
+  it('says the usage text for a mistake in the command line', async () => {
+    const { code, stderr } = await runCliToEnd(['--retain', 'soon']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^obs-local-server: --retain takes a positive number of days, got "soon"\n\nUsage: obs-local-server/);
+  });
+});
+
+describe('schema version 3', () => {
+  it('moves the media links of a version-2 file into their own table', async () => {
+    const data = freshDir();
+    const { db } = openDatabase(sqlite(), data, () => {}, 2);
+    const T = 'f'.repeat(32);
+    const record = {
+      mediaId: 'm1',
+      contentType: 'image/png',
+      contentLength: 3,
+      sha256Hash: 'h',
+      createdAt: 'c',
+      uploadedAt: 'u',
+      report: null,
+    };
+    const links = [
+      { traceId: T, observationId: null, field: 'input' },
+      { traceId: T, observationId: 'o1', field: 'output' },
+    ];
+    db.prepare('INSERT INTO media (media_id, sha256, content_type, data, bytes) VALUES (?, ?, ?, ?, ?)').run(
+      'm1',
+      'h',
+      'image/png',
+      JSON.stringify({ ...record, links }),
+      Buffer.from([1, 2, 3]),
+    );
+    db.close();
+    const server = await startObsServer({ data, quiet: true });
+    try {
+      const { createdAt: _createdAt, ...held } = record;
+      expect(server.media.get('m1')).toEqual({ ...held, links });
+      expect(server.media.bytes('m1')).toEqual(Buffer.from([1, 2, 3]));
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeOtlpProtobuf, formatTrace, printTracesAsTheyArrive, type DecodedSpan } from '../src/index.js';
+import { hasControls } from '../src/text/terminal.js';
 import { makeSpans, toProtobuf } from './helpers.js';
 
 describe('formatTrace', () => {
@@ -63,5 +64,80 @@ describe('printTracesAsTheyArrive', () => {
     expect(out[0]).toContain('(3 spans');
     stop();
     expect(listener).toBeUndefined();
+  });
+});
+
+describe('what the terminal is shown', () => {
+  const hostile = (traceId: string, name: string, attributes: Record<string, string> = {}): DecodedSpan => ({
+    ...decodeOtlpProtobuf(toProtobuf(makeSpans())).find((s) => s.name === 'search')!,
+    traceId,
+    parentSpanId: undefined,
+    name,
+    attributes,
+  });
+
+  it('escapes control characters in names, trace names, models, previews and status messages; names a trace by its root', () => {
+    const text = formatTrace([
+      hostile('a'.repeat(32), '\x1b[2J\x1b[Hcleared\r\n  Trace viewer: http://forged.example/', {
+        'obs.observation.model.name': '\x1b]8;;http://x\x07link\x1b]8;;\x07',
+        'obs.observation.input': 'bell\x07 and \u202egnp.exe',
+      }),
+      hostile('b'.repeat(32), 'nightly-job'),
+    ]);
+    expect(hasControls(text, true)).toBe(false);
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines.some((l) => l.startsWith('  Trace viewer'))).toBe(false);
+    expect(lines[0]).toContain('"\\x1b[2J\\x1b[Hcleared\\r\\n  Trace viewer: http://forged.example/"');
+    expect(lines[1]).toContain('\\x1b[2J\\x1b[Hcleared\\r\\n  Trace viewer');
+    expect(lines[1]).toContain('model: \\x1b]8;;http://x\\x07link\\x1b]8;;\\x07');
+    expect(lines[1]).toContain('in: bell\\x07 and \\u202egnp.exe');
+    expect(lines[2]).toMatch(new RegExp(`^trace ${'b'.repeat(32)} "nightly-job" \\(1 span, `));
+  });
+
+  it('prints at most 200 spans of a trace, counting the rest', () => {
+    const root = hostile('c'.repeat(32), 'root');
+    const kids = Array.from({ length: 250 }, (_, i) => ({
+      ...root,
+      spanId: String(i).padStart(16, '0'),
+      parentSpanId: root.spanId,
+      name: `k${i}`,
+    }));
+    const lines = formatTrace([root, ...kids], { maxSpans: 200 }).split('\n');
+    expect(lines).toHaveLength(202);
+    expect(lines[201]).toBe('… 51 more spans (open the trace in the viewer)');
+  });
+
+  it('prints a trace that got more spans again, whole, read back from the server; counts traces beyond 50 a second', async () => {
+    let listener: ((spans: DecodedSpan[]) => void) | undefined;
+    const all: DecodedSpan[] = [];
+    const reads: string[] = [];
+    const server = {
+      subscribe(l: (spans: DecodedSpan[]) => void) {
+        listener = (spans) => {
+          all.push(...spans);
+          l(spans);
+        };
+        return () => undefined;
+      },
+      spansByTrace(id: string) {
+        reads.push(id);
+        return all.filter((s) => s.traceId === id);
+      },
+    };
+    const out: string[] = [];
+    const stop = printTracesAsTheyArrive(server, (t) => out.push(t), { quietMs: 10, perSecond: 3 });
+    const [first, second] = [hostile('d'.repeat(32), 'first'), { ...hostile('d'.repeat(32), 'second'), spanId: 'f'.repeat(16) }];
+    listener!([first]);
+    await new Promise((r) => setTimeout(r, 40));
+    listener!([second]);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(out.map((o) => /\((\d+) spans?/.exec(o)?.[1])).toEqual(['1', '2']);
+    expect(reads).toEqual(['d'.repeat(32)]); // only the trace printed before is read back
+    listener!(Array.from({ length: 6 }, (_, i) => hostile(String(i).repeat(32), `burst-${i}`)));
+    await new Promise((r) => setTimeout(r, 1200));
+    stop();
+    expect(out.filter((o) => o.startsWith('trace ')).length).toBeLessThanOrEqual(5);
+    expect(out.at(-1)).toMatch(/^… \d more traces? arrived \(more than 3 a second are not printed; the viewer has them all\)$/);
   });
 });

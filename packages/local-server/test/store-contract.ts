@@ -119,7 +119,7 @@ export function storeContract(name: string, open: () => ObsStores): void {
       expect(ids({ experimentsOnly: true })).toEqual([T2]);
       expect(ids({ sessionId: 's1', errorsOnly: true })).toEqual([T2]);
 
-      stores.spans.deleteTraces([T2]);
+      stores.deleteTraces([T2]);
       expect(stores.traces.get(T2)).toBeUndefined();
       expect(ids({})).toEqual([T3, T1]);
       stores.spans.add([span(T2, 'b9', { name: 'again', start: 500 })]);
@@ -249,7 +249,7 @@ export function storeContract(name: string, open: () => ObsStores): void {
       expect([datasets.datasets().length, datasets.itemsAt(400).length]).toEqual([0, 0]);
     });
 
-    it('media: found by id and by hash with content type, replaced by id; bytes by id; cleared', () => {
+    it('media: found by id and by hash with content type, replaced by id; links kept once, in order; bytes by id; cleared', () => {
       const { media } = stores;
       const m = (mediaId: string, sha256Hash: string, contentType: string): StoredMedia => ({
         mediaId,
@@ -259,7 +259,6 @@ export function storeContract(name: string, open: () => ObsStores): void {
         createdAt: 'c',
         uploadedAt: null,
         report: null,
-        links: [{ traceId: T1, observationId: null, field: 'input' }],
       });
       media.save(m('m1', 'h1', 'image/png'));
       media.save(m('m2', 'h1', 'image/jpeg'));
@@ -276,11 +275,91 @@ export function storeContract(name: string, open: () => ObsStores): void {
         uploadedAt: 'u',
         report: { uploadedAt: 'u', uploadHttpStatus: 200, uploadHttpError: null, uploadTimeMs: 5 },
       });
+      media.link('m1', { traceId: T1, observationId: null, field: 'input' });
+      media.link('m1', { traceId: T2, observationId: 'o2', field: 'output' });
+      media.link('m1', { traceId: T1, observationId: null, field: 'input' }); // kept once
+      media.link('m1', { traceId: T1, observationId: 'o1', field: 'input' });
+      expect(media.links('m1')).toEqual([
+        { traceId: T1, observationId: null, field: 'input' },
+        { traceId: T2, observationId: 'o2', field: 'output' },
+        { traceId: T1, observationId: 'o1', field: 'input' },
+      ]);
+      expect(media.links('m2')).toEqual([]);
       expect(media.bytes('m1')).toBeUndefined();
       media.saveBytes('m1', Buffer.from([1, 2, 3]));
       expect(media.bytes('m1')).toEqual(Buffer.from([1, 2, 3]));
       stores.clear();
-      expect([media.get('m1'), media.bytes('m1'), media.find('h1', 'image/jpeg')]).toEqual([undefined, undefined, undefined]);
+      expect([media.get('m1'), media.bytes('m1'), media.find('h1', 'image/jpeg'), media.links('m1')]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        [],
+      ]);
+    });
+
+    it('deleting traces takes their spans, scores and media links, and the media no other trace uses; oldest first', () => {
+      stores.spans.add([
+        span(T1, 'a1', { start: 3000 }),
+        span(T2, 'b1', { start: 1000 }),
+        span(T2, 'b2', { parent: 'b1', start: 1001 }),
+        span(T3, 'c1', { start: 2000 }),
+      ]);
+      expect(stores.traces.oldest(2)).toEqual([T2, T3]);
+      expect(stores.traces.oldest(10, 2500)).toEqual([T2, T3]);
+      expect(stores.traces.oldest(10, 1000)).toEqual([]);
+      stores.scores.add([
+        { id: 's1', traceId: T2, name: 'q', value: 1, receivedAt: 1 },
+        { id: 's2', traceId: T1, name: 'q', value: 1, receivedAt: 2 },
+      ]);
+      const medium = (mediaId: string): StoredMedia => ({
+        mediaId,
+        contentType: 'image/png',
+        contentLength: 1,
+        sha256Hash: mediaId,
+        createdAt: 'c',
+        uploadedAt: 'u',
+        report: null,
+      });
+      for (const id of ['only-t2', 'shared', 'unlinked']) {
+        stores.media.save(medium(id));
+        stores.media.saveBytes(id, Buffer.from([1]));
+      }
+      stores.media.link('only-t2', { traceId: T2.toUpperCase(), observationId: 'b1', field: 'input' });
+      stores.media.link('shared', { traceId: T2, observationId: null, field: 'input' });
+      stores.media.link('shared', { traceId: T1, observationId: null, field: 'output' });
+      expect(stores.deleteTraces([T2])).toBe(2);
+      expect(stores.spans.traceIds()).toEqual([T1, T3]);
+      expect(stores.scores.all().map((s) => s.id)).toEqual(['s2']);
+      expect([stores.media.get('only-t2'), stores.media.bytes('only-t2')]).toEqual([undefined, undefined]);
+      expect(stores.media.links('shared')).toEqual([{ traceId: T1, observationId: null, field: 'output' }]);
+      expect(stores.media.bytes('shared')).toEqual(Buffer.from([1]));
+      expect(stores.media.get('unlinked')?.mediaId).toBe('unlinked'); // no trace ever used it: not the deletion's to take
+      expect(stores.traces.oldest(10)).toEqual([T3, T1]);
+    });
+
+    it("costs: the SDK's cost_details win; else usage priced from the table, by bucket", () => {
+      stores.spans.add([
+        span(T1, 'a1', {
+          attributes: {
+            'obs.observation.model.name': 'gpt-4o-mini-2024-07-18',
+            'obs.observation.usage_details': '{"input":1000000,"input_cache_read":2000000,"output":100000,"total":3100000}',
+          },
+        }),
+        span(T1, 'a2', {
+          parent: 'a1',
+          attributes: {
+            'obs.observation.model.name': 'gpt-4o-mini',
+            'obs.observation.usage_details': '{"input":1000000}',
+            'obs.observation.cost_details': '{"input":0.01,"total":0.01}',
+          },
+        }),
+        span(T2, 'b1', {
+          attributes: { 'obs.observation.model.name': 'a-model-no-table-has', 'obs.observation.usage_details': '{"input":5}' },
+        }),
+      ]);
+      // 1M input at 0.15, 2M cached at 0.075, 100k output at 0.60; then the SDK's 0.01.
+      expect(stores.traces.get(T1)?.totalCost).toBeCloseTo(0.15 + 0.15 + 0.06 + 0.01, 10);
+      expect(stores.traces.get(T2)?.totalCost).toBe(0);
     });
 
     it('prompts: versions oldest first, a saved version replaces the one with its number', () => {

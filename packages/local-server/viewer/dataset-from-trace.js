@@ -5,8 +5,16 @@
 import { getJson, h, link, parse } from './dom.js';
 import { renderValue } from './values.js';
 
-/** The button, and the form it opens below the trace's header. */
-export function addToDatasetButton(traceId, root) {
+/** The trace's root: its observation without a parent in it (the earliest, for a continued trace). */
+function rootOf(observations) {
+  const ids = new Set(observations.map((o) => o.id));
+  return observations.filter((o) => !o.parentObservationId || !ids.has(o.parentObservationId)).sort((a, b) => a.startMs - b.startMs)[0];
+}
+
+/** A trace action (./observation.js): the button, and the form it opens below the trace's header. */
+export function addToDatasetButton(trace) {
+  const traceId = trace.summary?.id ?? trace.observations[0]?.traceId;
+  const root = rootOf(trace.observations);
   const button = h('button', { type: 'button', id: 'add-to-dataset' }, 'Add to dataset');
   button.addEventListener('click', async () => {
     const open = document.getElementById('dataset-item-form');

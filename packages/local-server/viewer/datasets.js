@@ -1,6 +1,6 @@
 // Datasets: the list, and one dataset's items at a version (now or as they were then), its
 // versions, and its runs, two or more of which open side by side.
-import { fmtDate, getJson, h, head, link } from './dom.js';
+import { fmtDate, getJson, h, head, link, plural } from './dom.js';
 import { runPicker } from './experiments.js';
 import { renderValue } from './values.js';
 
@@ -65,7 +65,7 @@ export async function showDataset(app, name, version) {
           id: 'dataset-version',
           onchange: (e) => (location.hash = e.target.value ? link('dataset', name, e.target.value) : link('dataset', name)),
         },
-        h('option', { value: '', selected: !version }, `latest (${versions.length} versions)`),
+        h('option', { value: '', selected: !version }, `latest (${plural(versions.length, 'version')})`),
         // To the millisecond: an item changed twice in one second makes two versions.
         [...versions]
           .reverse()
@@ -77,7 +77,7 @@ export async function showDataset(app, name, version) {
             ),
           ),
       ),
-      h('span', { class: 'count', id: 'item-count' }, `${items.length} item${items.length === 1 ? '' : 's'}`),
+      h('span', { class: 'count', id: 'item-count' }, plural(items.length, 'item')),
     ),
     h(
       'table',

@@ -52,7 +52,11 @@ export function fmtDuration(ms) {
   return `${minutes} min ${Math.round((ms - minutes * 60_000) / 1000)} s`;
 }
 
+/** A cost in USD: `$0.00042`, `$1.234`; nothing for none. */
 export const fmtCost = (c) => (c ? `$${c.toFixed(c < 0.01 ? 5 : 3)}` : '');
+
+/** `1 trace`, `3 traces`: a count with its noun. */
+export const plural = (n, noun, many = `${noun}s`) => `${n} ${n === 1 ? noun : many}`;
 
 /** A score's average, short. */
 export const fmtScore = (v) => (typeof v === 'number' ? String(Number(v.toFixed(3))) : String(v));

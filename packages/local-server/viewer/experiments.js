@@ -1,7 +1,7 @@
 // Experiment runs, grouped by dataset (two or more runs of one open side by side), and the
 // side-by-side comparison: per item the input and expected output once, each run's output and
 // scores beside each other, and each run's average per evaluator.
-import { fmtDate, fmtScore, getJson, h, head, link } from './dom.js';
+import { fmtCost, fmtDate, fmtScore, getJson, h, head, link, plural } from './dom.js';
 import { renderValue } from './values.js';
 
 export async function showExperiments(app) {
@@ -17,17 +17,23 @@ export async function showExperiments(app) {
     groups.get(key).push({ ...run, items: run.items.length });
   }
   app.replaceChildren(
-    head(null, 'Experiment runs'),
-    [...groups].map(([datasetId, runs]) => {
+    head(null, 'Experiment runs', h('div', { class: 'muted' }, plural(data.length, 'run'))),
+    ...[...groups].map(([datasetId, runs]) => {
       const { compare, table } = runPicker(runs);
       return h(
         'section',
         { class: 'panel', style: { marginBottom: '16px' }, 'data-dataset-id': datasetId },
-        h('h3', { style: { marginTop: 0 } }, datasetId ? `Dataset ${datasetId}` : 'Without a dataset', ' ', compare),
+        h('h3', { style: { marginTop: 0 } }, datasetTitle(runs[0]), ' ', compare),
         table,
       );
     }),
   );
+}
+
+/** A group's title: its dataset by name (a link to it) when the server holds it, else by id. */
+function datasetTitle(run) {
+  if (run.datasetName) return ['Dataset ', h('a', { href: link('dataset', run.datasetName), class: 'dataset-name' }, run.datasetName)];
+  return run.datasetId ? `Dataset ${run.datasetId}` : 'Without a dataset';
 }
 
 /**
@@ -47,7 +53,7 @@ export function runPicker(runs, tableId) {
       h(
         'tr',
         {},
-        ['', 'Run', 'Items', 'Averages', 'Started'].map((c) => h('th', {}, c)),
+        ['', 'Run', 'Items', 'Averages', 'Cost', 'Started'].map((c) => h('th', {}, c)),
       ),
     ),
     h(
@@ -82,6 +88,7 @@ export function runPicker(runs, tableId) {
             {},
             Object.entries(run.averages).map(([k, v]) => h('span', { class: 'score' }, `${k}: ${fmtScore(v)}`)),
           ),
+          h('td', { class: 'num' }, fmtCost(run.cost)),
           h('td', { class: 'muted' }, fmtDate(run.start)),
         ),
       ),
@@ -98,15 +105,20 @@ export async function showCompare(app, ids) {
     return;
   }
   const datasets = new Set(runs.map((r) => r.datasetId));
+  const first = runs[0];
   app.replaceChildren(
     head(
       ['#/experiments', 'experiment runs'],
-      runs.length === 1 ? runs[0].name : `${runs.length} runs side by side`,
+      runs.length === 1 ? first.name : `${runs.length} runs side by side`,
       h(
         'div',
-        { class: 'muted' },
-        `${rows.length} items`,
-        datasets.size === 1 && runs[0].datasetId ? ` · dataset ${runs[0].datasetId}` : '',
+        { class: 'muted', id: 'compare-summary' },
+        plural(rows.length, 'item'),
+        datasets.size === 1 && first.datasetName
+          ? [' · dataset ', h('a', { href: link('dataset', first.datasetName), class: 'dataset-name' }, first.datasetName)]
+          : datasets.size === 1 && first.datasetId
+            ? ` · dataset ${first.datasetId}`
+            : '',
         datasets.size > 1 ? ' · these runs are of different datasets' : '',
         missing.length ? ` · no run ${missing.join(', ')}` : '',
       ),
@@ -134,6 +146,12 @@ export async function showCompare(app, ids) {
             h('td', {}, name),
             runs.map((r) => h('td', { class: 'num', 'data-run': r.id }, name in r.averages ? fmtScore(r.averages[name]) : '—')),
           ),
+        ),
+        h(
+          'tr',
+          { class: 'cost-row' },
+          h('td', {}, 'cost'),
+          runs.map((r) => h('td', { class: 'num', 'data-run': r.id }, fmtCost(r.cost) || '—')),
         ),
       ),
     ),
@@ -171,6 +189,7 @@ export async function showCompare(app, ids) {
                   'div',
                   { class: 'cell-scores' },
                   Object.entries(result.scores).map(([k, v]) => h('span', { class: 'score' }, `${k}: ${fmtScore(v)}`)),
+                  result.cost ? h('span', { class: 'cost' }, fmtCost(result.cost)) : null,
                   h('a', { href: link('trace', result.traceId) }, 'trace'),
                 ),
               );

@@ -1,7 +1,7 @@
 // Prompts: the list (latest version, labels), and one prompt's versions with labels, content,
 // config, a diff between two versions, and the generations that used it.
 import { diffLines } from './diff.js';
-import { fmtDate, getJson, h, head, link } from './dom.js';
+import { fmtDate, getJson, h, head, link, plural } from './dom.js';
 import { renderJson, renderMessages } from './values.js';
 
 export async function showPrompts(app) {
@@ -77,7 +77,11 @@ export async function showPrompt(app, name, version, against) {
     head(
       ['#/prompts', 'prompts'],
       name,
-      h('div', { class: 'muted' }, `${current.type} prompt · ${versions.length} versions · used by ${totalUses} observations`),
+      h(
+        'div',
+        { class: 'muted' },
+        `${current.type} prompt · ${plural(versions.length, 'version')} · used by ${plural(totalUses, 'observation')}`,
+      ),
     ),
     h(
       'div',

@@ -1,9 +1,7 @@
-// One trace: the observation tree with its waterfall, the selected observation's details (its
-// prompt linked to the prompt's page), the trace's scores, a button that copies it as JSON, and
-// one that adds it to a dataset as a test case.
-import { addToDatasetButton } from './dataset-from-trace.js';
-import { fmtDuration, getJson, h, link } from './dom.js';
-import { renderJson, renderValue } from './values.js';
+// One trace: the observation tree with its waterfall, the selected observation's details (the
+// fields and sections of ./observation.js), the trace's scores, and its actions (Copy as JSON).
+import { fmtCost, fmtDuration, getJson, h, link, plural } from './dom.js';
+import { ACTIONS, FIELDS, SECTIONS } from './observation.js';
 
 /** Shows trace `traceId` with observation `selectedId` (default: its root) selected. */
 export async function showTrace(app, traceId, selectedId) {
@@ -63,14 +61,12 @@ export async function showTrace(app, traceId, selectedId) {
       h(
         'div',
         { class: 'muted' },
-        `${traceId} · ${fmtDuration(t1 - t0)} · ${observations.length} observations`,
+        `${traceId} · ${fmtDuration(t1 - t0)} · ${plural(observations.length, 'observation')}`,
         summary?.userId ? ` · user ${summary.userId}` : '',
         summary?.sessionId ? h('span', {}, ' · session ', h('a', { href: link('session', summary.sessionId) }, summary.sessionId)) : '',
-        summary?.totalTokens ? ` · ${summary.totalTokens} tokens` : '',
-        ' · ',
-        copyButton(trace),
-        ' ',
-        addToDatasetButton(traceId, roots[0]),
+        summary?.totalTokens ? ` · ${plural(summary.totalTokens, 'token')}` : '',
+        summary?.totalCost ? h('span', { id: 'trace-cost' }, ` · ${fmtCost(summary.totalCost)}`) : '',
+        ACTIONS.map((action) => [' · ', action(trace)]),
       ),
       summary?.tags?.length
         ? h(
@@ -86,34 +82,7 @@ export async function showTrace(app, traceId, selectedId) {
 
 /** The selected observation's panel. */
 function detail(o, scores) {
-  const usage = o.usageDetails;
-  const cost = o.costDetails;
-  const pairs = (obj, unit = '') =>
-    Object.entries(obj)
-      .map(([k, v]) => `${k} ${unit}${v}`)
-      .join(', ');
-  const kv = [
-    ['type', o.type],
-    ['level', o.level],
-    o.statusMessage ? ['status', o.statusMessage] : null,
-    ['start', new Date(o.startTime).toISOString()],
-    ['duration', h('span', { id: 'duration' }, fmtDuration(o.durationMs))],
-    o.model ? ['model', o.model] : null,
-    o.promptName
-      ? [
-          'prompt',
-          h(
-            'a',
-            { id: 'prompt-link', href: link('prompt', o.promptName, o.promptVersion ?? '') },
-            `${o.promptName} v${o.promptVersion ?? '?'}`,
-          ),
-        ]
-      : null,
-    usage && typeof usage === 'object' ? ['usage', pairs(usage)] : null,
-    cost && typeof cost === 'object' ? ['cost', pairs(cost, '$')] : null,
-    o.userId ? ['user', o.userId] : null,
-    o.sessionId ? ['session', o.sessionId] : null,
-  ].filter(Boolean);
+  const kv = FIELDS.map((field) => field(o)).filter(Boolean);
   return h(
     'div',
     { class: 'panel', id: 'detail' },
@@ -123,12 +92,7 @@ function detail(o, scores) {
       { class: 'kv' },
       kv.map(([k, v]) => [h('div', {}, k), h('div', {}, v)]),
     ),
-    o.modelParameters ? [h('h3', {}, 'Model parameters'), h('pre', {}, renderJson(o.modelParameters))] : null,
-    h('h3', {}, 'Input'),
-    h('div', { id: 'input' }, renderValue(o.input)),
-    h('h3', {}, 'Output'),
-    h('div', { id: 'output' }, renderValue(o.output)),
-    Object.keys(o.metadata ?? {}).length ? [h('h3', {}, 'Metadata'), h('pre', {}, renderJson(o.metadata))] : null,
+    SECTIONS.map((section) => section(o)),
     h('h3', {}, 'Scores'),
     scores.length === 0
       ? h('div', { class: 'muted' }, 'none')
@@ -138,31 +102,4 @@ function detail(o, scores) {
           scores.map((s) => h('span', { class: 'score', title: s.comment ?? '' }, `${s.name}: ${s.value}`)),
         ),
   );
-}
-
-/** A button that copies the trace (summary, observations, scores) as JSON. */
-function copyButton(trace) {
-  const button = h('button', { type: 'button', class: 'copy', id: 'copy-json' }, 'Copy as JSON');
-  button.addEventListener('click', async () => {
-    const text = JSON.stringify(trace, null, 2);
-    try {
-      // The clipboard API needs a secure context (localhost is one; a LAN address over http is not).
-      if (navigator.clipboard) await navigator.clipboard.writeText(text);
-      else copyBySelection(text);
-      button.textContent = 'Copied';
-    } catch {
-      copyBySelection(text);
-      button.textContent = 'Copied';
-    }
-    setTimeout(() => (button.textContent = 'Copy as JSON'), 1500);
-  });
-  return button;
-}
-
-function copyBySelection(text) {
-  const area = h('textarea', { class: 'offscreen' }, text);
-  document.body.append(area);
-  area.select();
-  document.execCommand('copy');
-  area.remove();
 }

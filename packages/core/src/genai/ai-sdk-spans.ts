@@ -16,6 +16,7 @@ import {
   parseJson,
   parseJsonArray,
   readError,
+  readStreamProgress,
 } from './span-reading.js';
 import { usageDetails } from './usage.js';
 
@@ -47,9 +48,7 @@ export function readAiSdkSpan(span: ReadableSpan, operationId: string): ObsReadi
     out.set(ObsAttributes.OBSERVATION_MODEL_PARAMETERS, settings(attrs));
     out.set(ObsAttributes.OBSERVATION_USAGE_DETAILS, usage(attrs));
     out.set(ObsAttributes.OBSERVATION_OUTPUT, answer(attrs));
-    const firstChunk = span.events?.find((e) => e.name === 'ai.stream.firstChunk');
-    if (firstChunk) completionStartAt(firstChunk.time, out);
-    else completionStartAfter(span, attrs['ai.response.msToFirstChunk'] ?? attrs['ai.stream.msToFirstChunk'], out);
+    completionStart(span, out);
   } else if (type === 'agent') {
     out.set(ObsAttributes.OBSERVATION_INPUT, aiSdkPrompt(parseJson(attrs['ai.prompt'])));
     out.set(ObsAttributes.OBSERVATION_OUTPUT, answer(attrs));
@@ -63,8 +62,28 @@ export function readAiSdkSpan(span: ReadableSpan, operationId: string): ObsReadi
   } else if (type === 'chain') {
     out.set(ObsAttributes.OBSERVATION_INPUT, parseJsonArray(attrs['ai.values'] ?? attrs['ai.value']));
   }
-  if (!failed && (type === 'generation' || type === 'agent') && attrs['ai.response.finishReason'] === undefined) markUnfinished(out);
+  const unfinished = !failed && (type === 'generation' || type === 'agent') && attrs['ai.response.finishReason'] === undefined;
+  if (unfinished) markUnfinished(out);
+  if (type === 'generation') readStreamProgress(span, unfinished, out);
   return out;
+}
+
+/**
+ * Time to first chunk as the call reported it (`ai.response.msToFirstChunk`, on the span or its
+ * `ai.stream.firstChunk` event), from the span's start; the event's own time only when it carries
+ * no figure. AI SDK 7's `LegacyOpenTelemetry` adds that event when the stream ends, so its time is
+ * the end, not the first chunk.
+ */
+function completionStart(span: ReadableSpan, out: ObsReading): void {
+  const attrs = span.attributes;
+  const event = span.events?.find((e) => e.name === 'ai.stream.firstChunk');
+  const ms =
+    attrs['ai.response.msToFirstChunk'] ??
+    attrs['ai.stream.msToFirstChunk'] ??
+    event?.attributes?.['ai.response.msToFirstChunk'] ??
+    event?.attributes?.['ai.stream.msToFirstChunk'];
+  if (typeof ms === 'number') completionStartAfter(span, ms, out);
+  else if (event) completionStartAt(event.time, out);
 }
 
 function typeOf(operationId: string): ObservationType {

@@ -70,9 +70,10 @@ export function systemMessages(instructions: unknown): LlmMessage[] {
 
 /**
  * OTel GenAI semantic-convention messages (`{ role, parts: [...] }`) as obs messages. A tool
- * message becomes one message per `tool_call_response`; in any other message a
- * `tool_call_response` (the AI SDK's agent output lists them) is the tool span's output and is
- * left out, so it never stands in for the text.
+ * message becomes one message per `tool_call_response`, and so does each `tool_call_response` of
+ * a user message (Anthropic sends tool results as user content), before the user's other parts;
+ * in an assistant message a `tool_call_response` (the AI SDK's agent output lists them) is the
+ * tool span's output and is left out, so it never stands in for the text.
  */
 export function semconvMessages(messages: unknown): unknown[] {
   if (!Array.isArray(messages)) return [messages];
@@ -85,20 +86,28 @@ function semconvMessage(m: unknown): unknown[] {
   if (m['role'] === 'tool') {
     return parts.map((p) =>
       isDict(p) && p['type'] === 'tool_call_response'
-        ? { role: 'tool', tool_call_id: p['id'], content: parseJsonValue(p['response']) }
+        ? toolResultMessage(p)
         : { role: 'tool', content: isDict(p) && typeof p['content'] === 'string' ? p['content'] : p },
     );
   }
   const sorted = new MessageParts();
+  const toolResults: LlmMessage[] = [];
   for (const part of parts) {
     if (!isDict(part)) continue;
     const type = part['type'];
-    if (type === 'text' && typeof part['content'] === 'string') sorted.texts.push(part['content']);
+    if (type === 'tool_call_response' && m['role'] === 'user') toolResults.push(toolResultMessage(part));
+    else if (type === 'text' && typeof part['content'] === 'string') sorted.texts.push(part['content']);
     else if (type === 'reasoning' && typeof part['content'] === 'string') sorted.reasoning.push(part['content']);
     else if (type === 'tool_call') sorted.toolCalls.push(toolCall(part['id'], part['name'], part['arguments']));
     else if (type !== 'tool_call_response') sorted.other.push(part);
   }
-  return [sorted.message(m['role'])];
+  const rest = sorted.texts.length + sorted.other.length + sorted.toolCalls.length + sorted.reasoning.length;
+  return rest === 0 && toolResults.length > 0 ? toolResults : [...toolResults, sorted.message(m['role'])];
+}
+
+/** A `tool_call_response` part as a tool message (its result under `response`, or `result`). */
+function toolResultMessage(part: Dict): LlmMessage {
+  return { role: 'tool', tool_call_id: part['id'], content: parseJsonValue(part['response'] ?? part['result']) };
 }
 
 /**

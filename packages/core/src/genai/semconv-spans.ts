@@ -1,16 +1,26 @@
 /**
  * Spans that follow OpenTelemetry's GenAI semantic conventions (`gen_ai.operation.name`: the AI
  * SDK 7 `OpenTelemetry` integration of `@ai-sdk/otel`, OpenTelemetry's OpenAI instrumentation,
- * ...) as obs observations: a model call a generation with its system instructions first in
- * its input, an agent with its final message, a step a chain, a tool call a tool, and one
- * embedding per embeddings call (an embeddings span whose children are embeddings spans, the
- * AI SDK's `embed` around its model calls, is a chain).
+ * SDKs that trace themselves, ...) as obs observations, as the conventions stand today (the
+ * `semantic-conventions-genai` registry) and in their earlier forms: a model call a generation
+ * with its system instructions first in its input, an agent with its final message, a step or
+ * workflow a chain, a tool call a tool, a retrieval a retriever, and one embedding per
+ * embeddings call (an embeddings span whose children are embeddings spans, the AI SDK's `embed`
+ * around its model calls, is a chain).
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
 import { semconvMessages, systemMessages } from './messages.js';
-import { completionStartAfter, markUnfinished, ObsReading, parseJson, parseJsonArray, readError } from './span-reading.js';
+import {
+  completionStartAfter,
+  markUnfinished,
+  ObsReading,
+  parseJson,
+  parseJsonArray,
+  readError,
+  readStreamProgress,
+} from './span-reading.js';
 import { usageDetails } from './usage.js';
 
 /** Types of `gen_ai.operation.name` values. */
@@ -23,6 +33,8 @@ const OPERATION_TYPES: Record<string, ObservationType> = {
   invoke_agent: 'agent',
   create_agent: 'agent',
   agent_step: 'chain',
+  invoke_workflow: 'chain',
+  retrieval: 'retriever',
 };
 
 /** `gen_ai.request.*` keys that are model parameters. */
@@ -39,6 +51,13 @@ const REQUEST_PARAMETERS = [
   'encoding_formats',
 ];
 
+/**
+ * Attributes only a model call that got its response carries. A call that ended with none of them
+ * ended before the model finished (the AI SDK's cancelled stream); `gen_ai.output.messages` alone
+ * would not do, as recording content is opt-in (an SDK's own spans leave it out by default).
+ */
+const RESPONSE_KEYS = ['gen_ai.response.finish_reasons', 'gen_ai.output.messages', 'gen_ai.response.id', 'gen_ai.usage.output_tokens'];
+
 /** How many embeddings spans with embeddings children are remembered until they end. */
 const MAX_EMBEDDING_PARENTS = 1024;
 
@@ -54,23 +73,30 @@ export function readSemconvSpan(span: ReadableSpan, operation: string): ObsReadi
   const out = new ObsReading();
   out.set(ObsAttributes.OBSERVATION_TYPE, type);
   const failed = readError(span, out);
+  let unfinished = false;
   if (type === 'generation' || type === 'agent') {
     out.set(ObsAttributes.OBSERVATION_INPUT, inputMessages(attrs));
     out.set(ObsAttributes.OBSERVATION_OUTPUT, outputMessage(attrs));
-    const unfinished = attrs['gen_ai.response.finish_reasons'] === undefined && attrs['gen_ai.output.messages'] === undefined;
-    if (!failed && unfinished) markUnfinished(out);
+    unfinished = !failed && !RESPONSE_KEYS.some((key) => attrs[key] !== undefined);
+    if (unfinished) markUnfinished(out);
   }
   if (type === 'generation' || type === 'embedding') {
     out.set(ObsAttributes.OBSERVATION_MODEL, attrs['gen_ai.response.model'] ?? attrs['gen_ai.request.model']);
     out.set(ObsAttributes.OBSERVATION_MODEL_PARAMETERS, parameters(attrs));
     out.set(ObsAttributes.OBSERVATION_USAGE_DETAILS, usage(attrs));
-    completionStartAfter(span, secondsToMs(attrs['gen_ai.client.operation.time_to_first_chunk']), out);
+    const firstChunk = attrs['gen_ai.response.time_to_first_chunk'] ?? attrs['gen_ai.client.operation.time_to_first_chunk'];
+    completionStartAfter(span, secondsToMs(firstChunk), out);
   }
+  if (type === 'generation') readStreamProgress(span, unfinished, out);
   if (type === 'embedding' || type === 'chain')
     out.set(ObsAttributes.OBSERVATION_INPUT, parseJsonArray(attrs['ai.values'] ?? attrs['ai.value']));
   if (type === 'tool') {
     out.set(ObsAttributes.OBSERVATION_INPUT, parseJson(attrs['gen_ai.tool.call.arguments']));
     out.set(ObsAttributes.OBSERVATION_OUTPUT, parseJson(attrs['gen_ai.tool.call.result']));
+  }
+  if (type === 'retriever') {
+    out.set(ObsAttributes.OBSERVATION_INPUT, attrs['gen_ai.retrieval.query.text']);
+    out.set(ObsAttributes.OBSERVATION_OUTPUT, parseJson(attrs['gen_ai.retrieval.documents']));
   }
   return out;
 }
@@ -116,21 +142,29 @@ function parameters(attrs: Attributes): Record<string, unknown> | undefined {
 }
 
 /**
- * `gen_ai.usage.input_tokens` counts cached input too (semantic conventions; the AI SDK reports
- * its input total); reasoning comes as `gen_ai.usage.reasoning.output_tokens`, or the AI SDK's
- * supplemental `ai.usage.outputTokenDetails.reasoningTokens`.
+ * `gen_ai.usage.input_tokens` counts cached input and every modality too (semantic conventions;
+ * the AI SDK reports its input total), so cache reads and writes and audio, image and video input
+ * are parts of it (cache writes also as `cache_write.input_tokens`, as `@anthropic-ai/sdk` names
+ * them); reasoning (`gen_ai.usage.reasoning.output_tokens`, or the AI SDK's supplemental
+ * `ai.usage.outputTokenDetails.reasoningTokens`) and audio are parts of the output. Text-modality
+ * counts are what remains, so they are not read. The earlier `prompt_tokens`/`completion_tokens`
+ * names are read when the current ones are absent.
  */
 function usage(attrs: Attributes): Record<string, number> | undefined {
   return usageDetails({
-    input: attrs['gen_ai.usage.input_tokens'],
-    output: attrs['gen_ai.usage.output_tokens'],
+    input: attrs['gen_ai.usage.input_tokens'] ?? attrs['gen_ai.usage.prompt_tokens'],
+    output: attrs['gen_ai.usage.output_tokens'] ?? attrs['gen_ai.usage.completion_tokens'],
     total: attrs['gen_ai.usage.total_tokens'],
     inputParts: {
       cache_read: attrs['gen_ai.usage.cache_read.input_tokens'],
-      cache_write: attrs['gen_ai.usage.cache_creation.input_tokens'],
+      cache_write: attrs['gen_ai.usage.cache_creation.input_tokens'] ?? attrs['gen_ai.usage.cache_write.input_tokens'],
+      audio: attrs['gen_ai.usage.audio.input_tokens'],
+      image: attrs['gen_ai.usage.image.input_tokens'],
+      video: attrs['gen_ai.usage.video.input_tokens'],
     },
     outputParts: {
       reasoning: attrs['gen_ai.usage.reasoning.output_tokens'] ?? attrs['ai.usage.outputTokenDetails.reasoningTokens'],
+      audio: attrs['gen_ai.usage.audio.output_tokens'],
     },
   });
 }

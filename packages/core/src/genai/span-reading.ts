@@ -1,12 +1,15 @@
 /**
  * What the two readings of LLM library spans (the AI SDK's `ai.*`, OTel GenAI `gen_ai.*`) share:
  * attribute parsing, the obs attributes they write (never over ones the span already has), the
- * level a failed or cut-off call gets, and time-to-first-chunk as `completion_start_time`.
+ * level a failed or cut-off call gets, time-to-first-chunk as `completion_start_time`, and what a
+ * cancelled stream delivered before its span ended.
  */
 import { SpanStatusCode, type Attributes, type AttributeValue, type HrTime } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes } from '../tracing/attributes.js';
 import { toAttributeString } from '../util/serialize.js';
+import { streamProgress } from './ai-sdk-stream.js';
+import { assistantMessage } from './messages.js';
 
 /** Status message of a model call or agent that ended before the model finished. */
 export const UNFINISHED_MESSAGE = 'ended before the model finished (aborted or cancelled)';
@@ -18,6 +21,10 @@ export class ObsReading {
   set(key: string, value: unknown): void {
     const s = toAttributeString(value);
     if (s !== undefined) this.values[key] = s;
+  }
+
+  has(key: string): boolean {
+    return this.values[key] !== undefined;
   }
 
   /** Writes every value the span does not carry yet: what obs or the user set stays. */
@@ -46,7 +53,8 @@ export function readError(span: ReadableSpan, out: ObsReading): boolean {
   if (span.status?.code !== SpanStatusCode.ERROR) return false;
   out.set(ObsAttributes.OBSERVATION_LEVEL, 'ERROR');
   const exception = span.events?.find((e) => e.name === 'exception')?.attributes?.['exception.message'];
-  out.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, span.status.message || exception || 'error');
+  // Without a message, the conventions' `error.type` (an error code or class name) says what failed.
+  out.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, span.status.message || exception || span.attributes['error.type'] || 'error');
   return true;
 }
 
@@ -65,6 +73,21 @@ export function completionStartAfter(span: ReadableSpan, ms: unknown, out: ObsRe
 /** `completion_start_time` at an event's time. */
 export function completionStartAt(time: HrTime, out: ObsReading): void {
   out.set(ObsAttributes.OBSERVATION_COMPLETION_START_TIME, new Date(hrTimeToMs(time)).toISOString());
+}
+
+/**
+ * What obs saw of the model call's stream (`ai-sdk-stream.ts`): its first chunk as the completion
+ * start when the span gave none, and, for a call that ended unfinished (a cancelled stream), the
+ * text, reasoning and tool calls delivered so far as its output.
+ */
+export function readStreamProgress(span: ReadableSpan, unfinished: boolean, out: ObsReading): void {
+  const progress = streamProgress(span);
+  if (!progress) return;
+  if (progress.firstChunkAt !== undefined && !out.has(ObsAttributes.OBSERVATION_COMPLETION_START_TIME))
+    out.set(ObsAttributes.OBSERVATION_COMPLETION_START_TIME, new Date(progress.firstChunkAt).toISOString());
+  const delivered = progress.text !== '' || progress.reasoning !== '' || progress.toolCalls.length > 0;
+  if (unfinished && delivered && !out.has(ObsAttributes.OBSERVATION_OUTPUT))
+    out.set(ObsAttributes.OBSERVATION_OUTPUT, assistantMessage(progress.text, progress.toolCalls, progress.reasoning));
 }
 
 function hrTimeToMs(t: HrTime): number {

@@ -6,8 +6,13 @@
  * app registers one of its own (before or after obs: the SDK reads its registry on every call).
  * Without `@ai-sdk/otel` installed it cannot; it then says once, at start, what to add. The
  * integration itself (`@ai-sdk/otel` pulls in `ai` and zod: about 100 ms of a cold start) is loaded
- * only when the AI SDK first reads the stand-in, that is at the app's first AI SDK call.
+ * only when the AI SDK first reads the stand-in, that is at the app's first AI SDK call. Whichever
+ * integration traces, obs's entry also runs each model call through `genai/ai-sdk-stream.ts`
+ * (first in the registry, so inside the tracing integration's model-call context): a stream the
+ * caller cancels keeps its text so far and its completion start. Per-call `integrations` replace
+ * the registered ones, obs's included.
  */
+import { observeModelCall } from '../genai/ai-sdk-stream.js';
 import { logger } from '../util/logger.js';
 import { isNodeRuntime, nodeBuiltin } from '../util/runtime.js';
 
@@ -31,7 +36,12 @@ export function registerAiSdkTelemetry(): () => void {
     const ai = findPackage(requires, 'ai');
     if (!ai || major(ai.version) < 7) return noop;
     const registry = globalThis as Registry;
-    if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).length > 0) return noop; // the app registered its own
+    // The app registered its own: obs only observes the model calls' streams.
+    if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).length > 0)
+      return register(
+        registry,
+        standInFor(() => undefined, registry),
+      );
     const otel = findPackage(requires, '@ai-sdk/otel');
     if (!otel) {
       // After the start-up code that runs with initObs, which may register an integration itself.
@@ -43,14 +53,11 @@ export function registerAiSdkTelemetry(): () => void {
       }, 0).unref?.();
       return noop;
     }
-    const standIn = standInFor(() => loadIntegration(otel), registry);
-    (registry.AI_SDK_TELEMETRY_INTEGRATIONS ??= []).push(standIn);
     logger.debug(`AI SDK ${ai.version}: obs registered @ai-sdk/otel's OpenTelemetry integration (no other was registered)`);
-    return () => {
-      const list = registry.AI_SDK_TELEMETRY_INTEGRATIONS;
-      const i = list ? list.indexOf(standIn) : -1;
-      if (i >= 0) list!.splice(i, 1);
-    };
+    return register(
+      registry,
+      standInFor(() => loadIntegration(otel), registry),
+    );
   } catch (err) {
     logger.warn(`obs could not register the AI SDK's telemetry integration (${String(err)}); add: ${AI_SDK_TELEMETRY_LINE}`);
     return noop;
@@ -63,9 +70,11 @@ function loadIntegration(otel: FoundPackage): Integration | undefined {
     // Node.js >= 22.12 loads the ES module synchronously, as the app's own import would; required
     // from inside node_modules, so that no Node.js version calls it experimental.
     const { OpenTelemetry } = otel.requireFromPackage('@ai-sdk/otel') as {
-      OpenTelemetry: new (options: { usage: boolean }) => Integration;
+      OpenTelemetry: new (options: { usage: boolean; embedding: boolean }) => Integration;
     };
-    return new OpenTelemetry({ usage: true }); // usage: reasoning tokens too
+    // usage: reasoning tokens too; embedding: embed()'s values as its input (and the vectors, as
+    // AI SDK 5 and 6 record them by default).
+    return new OpenTelemetry({ usage: true, embedding: true });
   } catch (err) {
     // E.g. @ai-sdk/otel could not be loaded synchronously: AI SDK 7 calls go untraced.
     logger.warn(`obs could not load the AI SDK's telemetry integration (${String(err)}); add: ${AI_SDK_TELEMETRY_LINE}`);
@@ -73,24 +82,42 @@ function loadIntegration(otel: FoundPackage): Integration | undefined {
   }
 }
 
+/** Puts obs's entry first in the registry; returns what takes it out. */
+function register(registry: Registry, standIn: Integration): () => void {
+  (registry.AI_SDK_TELEMETRY_INTEGRATIONS ??= []).unshift(standIn);
+  return () => {
+    const list = registry.AI_SDK_TELEMETRY_INTEGRATIONS;
+    const i = list ? list.indexOf(standIn) : -1;
+    if (i >= 0) list!.splice(i, 1);
+  };
+}
+
+type ExecuteOptions = { execute: () => PromiseLike<unknown> } & Record<string, unknown>;
+
 /**
- * The integration `load` makes on the first read, while it is the only one registered; nothing
- * once the app registers another.
+ * The integration `load` makes on the first read, while it is the only one registered; once the
+ * app registers another, only the observer of model calls (`executeLanguageModelCall`).
  */
 function standInFor(load: () => Integration | undefined, registry: Registry): Integration {
   let integration: Integration | undefined;
   let loaded = false;
+  const observe = (options: ExecuteOptions) => observeModelCall(options.execute);
   const standIn: Integration = new Proxy(
     {},
     {
       get(_target, key) {
-        if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).some((i) => i !== standIn)) return undefined;
+        if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).some((i) => i !== standIn))
+          return key === 'executeLanguageModelCall' ? observe : undefined;
         if (!loaded) {
           loaded = true;
           integration = load();
         }
-        if (!integration) return undefined;
+        if (!integration) return key === 'executeLanguageModelCall' ? observe : undefined;
         const value = integration[key];
+        if (key === 'executeLanguageModelCall')
+          return typeof value === 'function'
+            ? (options: ExecuteOptions) => value.call(integration, { ...options, execute: () => observeModelCall(options.execute) })
+            : observe;
         return typeof value === 'function' ? value.bind(integration) : value;
       },
     },

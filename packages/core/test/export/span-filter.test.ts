@@ -3,7 +3,9 @@
  * the web frameworks' of the foreign-tracer e2e scenarios included (tests/foreign-tracers.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { isFrameworkScope } from '../../src/tracing/scopes.js';
+import { isDefaultExportSpan } from '../../src/export/pipeline/span-filter.js';
+import type { ReadableSpan } from '../../src/tracing/sdk-types.js';
+import { isFrameworkScope, isLlmScope } from '../../src/tracing/scopes.js';
 
 describe('isFrameworkScope', () => {
   it.each([
@@ -25,4 +27,24 @@ describe('isFrameworkScope', () => {
       expect(isFrameworkScope(scope)).toBe(false);
     },
   );
+});
+
+describe('OpenInference spans under the default filter', () => {
+  const span = (scope: string, attributes: Record<string, unknown>) =>
+    ({ instrumentationScope: { name: scope }, attributes }) as unknown as ReadableSpan;
+
+  it.each([
+    '@arizeai/openinference-instrumentation-openai',
+    '@arizeai/openinference-instrumentation-anthropic',
+    '@arizeai/openinference-instrumentation-bedrock',
+    'openinference.instrumentation.langchain',
+  ])('%s is an LLM scope, its spans exported', (scope) => {
+    expect(isLlmScope(scope)).toBe(true);
+    expect(isDefaultExportSpan(span(scope, {}))).toBe(true);
+  });
+
+  it('a span of any other scope with openinference.span.kind is exported; without it, not', () => {
+    expect(isDefaultExportSpan(span('my-oi-tracer', { 'openinference.span.kind': 'LLM' }))).toBe(true);
+    expect(isDefaultExportSpan(span('my-oi-tracer', { 'llm.model_name': 'x' }))).toBe(false);
+  });
 });

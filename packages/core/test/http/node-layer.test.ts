@@ -41,13 +41,17 @@ describe('NodeHttpObserver holds a request only while its response is open', () 
       });
       req.end();
     });
-  /** A client that leaves before the answer: the response closes without finishing. */
+  /**
+   * A client that leaves before the answer: the response closes without finishing. It leaves once
+   * the server has seen the request (a fixed delay lost the request itself on a loaded machine).
+   */
   const leave = (path: string) =>
     new Promise<void>((resolve) => {
       const req = httpRequest({ port, path, agent: false });
       req.on('error', () => resolve());
       req.end();
-      setTimeout(() => req.destroy(), 50);
+      const wait = () => (seen.some((r) => r.url === path) ? req.destroy() : setTimeout(wait, 10));
+      setTimeout(wait, 10);
     });
 
   it('forgets answered, abandoned and ignored requests once their responses close; every observed one is exported', async () => {

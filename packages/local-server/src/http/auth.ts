@@ -1,8 +1,9 @@
 /**
- * Basic auth of the public API: how a request authenticated against the server's keys, and
- * what a refused one is told.
+ * Basic auth of the public API: how a request authenticated against the server's keys (compared
+ * in constant time), and what a refused one is told.
  */
 import type { RequestAuth } from '../types.js';
+import { sameSecret } from './secrets.js';
 
 /** Who may call an API route: `secret` (Basic publicKey:secretKey), `public` (the public key alone is enough too), `none`. */
 export type RouteAuth = 'secret' | 'public' | 'none';
@@ -17,8 +18,11 @@ export function parseAuth(header: string | undefined, publicKey: string, secretK
   if (colon < 0) return 'invalid';
   const user = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
-  if (user !== publicKey) return 'invalid';
-  if (password === secretKey) return 'secret';
+  // Both compared whatever the first gives, in constant time: a refusal's timing tells nothing.
+  const knownUser = sameSecret(user, publicKey);
+  const secret = sameSecret(password, secretKey);
+  if (!knownUser) return 'invalid';
+  if (secret) return 'secret';
   if (password === '') return 'public-only';
   return 'invalid';
 }

@@ -1,5 +1,6 @@
 /**
- * Reading a request's body: the size limit, content decoding, JSON parsing, the query string.
+ * Reading a request's body: the size limit, content decoding (its output held to the same
+ * limit, so a small compressed body cannot inflate into gigabytes), JSON parsing, the query string.
  */
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
@@ -9,7 +10,7 @@ const gunzipAsync = promisify(gunzip);
 const inflateAsync = promisify(inflate);
 const brotliAsync = promisify(brotliDecompress);
 
-/** Thrown by {@link readBody} when the body exceeds the limit. */
+/** Thrown by {@link readBody} and {@link decodeContent} when the body, as sent or decoded, exceeds the limit. */
 export class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
 }
@@ -54,17 +55,29 @@ export function contentEncoding(header: string | undefined): 'identity' | 'gzip'
   return undefined;
 }
 
-/** Undoes a content encoding. */
-export async function decodeContent(raw: Buffer, encoding: 'identity' | 'gzip' | 'deflate' | 'br'): Promise<Buffer> {
-  switch (encoding) {
-    case 'identity':
-      return raw;
-    case 'gzip':
-      return gunzipAsync(raw);
-    case 'deflate':
-      return inflateAsync(raw);
-    case 'br':
-      return brotliAsync(raw);
+/**
+ * Undoes a content encoding; zlib stops as soon as the output would pass `maxBytes`.
+ *
+ * @throws BodyTooLargeError when the decoded body is larger than `maxBytes`
+ */
+export async function decodeContent(raw: Buffer, encoding: 'identity' | 'gzip' | 'deflate' | 'br', maxBytes: number): Promise<Buffer> {
+  const options = { maxOutputLength: Math.max(1, maxBytes) };
+  try {
+    switch (encoding) {
+      case 'identity':
+        return raw;
+      case 'gzip':
+        return await gunzipAsync(raw, options);
+      case 'deflate':
+        return await inflateAsync(raw, options);
+      case 'br':
+        return await brotliAsync(raw, options);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new BodyTooLargeError(`request body larger than ${maxBytes} bytes once its ${encoding} encoding is undone`);
+    }
+    throw err;
   }
 }
 

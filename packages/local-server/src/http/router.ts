@@ -37,9 +37,11 @@ export class Router<H> {
     this.routes = routes.map(compile);
   }
 
+  /** The first route for this method and path; `HEAD` is answered by a `GET` route (Node.js sends no body for it). */
   match(method: string, path: string): RouteMatch<H> | undefined {
     for (const { route, pattern, names } of this.routes) {
-      if (!route.methods.includes(method) && !route.methods.includes('*')) continue;
+      const allowed = route.methods.includes(method) || route.methods.includes('*') || (method === 'HEAD' && route.methods.includes('GET'));
+      if (!allowed) continue;
       const m = pattern.exec(path);
       if (!m) continue;
       const params: Record<string, string> = {};

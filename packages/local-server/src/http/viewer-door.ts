@@ -4,10 +4,10 @@
  * server is reachable beyond loopback, the token a viewer request must bring: `?token=` (kept
  * in a cookie from then on), the cookie, or the secret key (`?token=`, Bearer or Basic).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Answer } from './answer.js';
 import { parseAuth } from './auth.js';
+import { sameSecret } from './secrets.js';
 
 /** Headers of every viewer answer. */
 export const VIEWER_HEADERS: Readonly<Record<string, string>> = {
@@ -71,7 +71,10 @@ export class ViewerDoor {
   }
 
   private opens(candidate: string): boolean {
-    return equal(candidate, this.token!) || equal(candidate, this.keys.secretKey);
+    // Both compared (no short circuit), each in constant time.
+    const token = sameSecret(candidate, this.token!);
+    const secret = sameSecret(candidate, this.keys.secretKey);
+    return token || secret;
   }
 
   private cookieName(): string {
@@ -92,10 +95,4 @@ export class ViewerDoor {
     }
     return undefined;
   }
-}
-
-/** Compares two secrets in constant time (digests, so lengths never leak either). */
-function equal(a: string, b: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
 }

@@ -1,9 +1,12 @@
 /**
  * A trace's summary (the viewer's list row) folded span by span, so any store can keep it up to
- * date as spans arrive instead of reading the whole trace again.
+ * date as spans arrive instead of reading the whole trace again. Its cost is each observation's
+ * as `pricing` reads it (the SDK's `cost_details`, else its usage priced), so it is the prices in
+ * effect when the span arrived.
  */
 import type { TraceSummary } from '../stores/types.js';
 import type { AttrValue, DecodedSpan } from '../types.js';
+import type { Pricing } from './cost.js';
 
 /** A summary and what choosing its root needs to remember. */
 export interface TraceFold {
@@ -15,7 +18,7 @@ export interface TraceFold {
 }
 
 /** Folds one span into its trace's summary (`undefined` for the trace's first span). */
-export function foldSpan(fold: TraceFold | undefined, span: DecodedSpan): TraceFold {
+export function foldSpan(fold: TraceFold | undefined, span: DecodedSpan, pricing: Pricing): TraceFold {
   const a = span.attributes;
   const start = epochMs(span.startTimeUnixNano);
   const end = epochMs(span.endTimeUnixNano);
@@ -58,8 +61,8 @@ export function foldSpan(fold: TraceFold | undefined, span: DecodedSpan): TraceF
   if (a['obs.observation.level'] === 'ERROR' || span.status.code === 2) s.error = true;
   const usage = parseObject(a['obs.observation.usage_details']);
   if (usage) s.totalTokens += typeof usage['total'] === 'number' ? usage['total'] : sumNumbers(usage, ['input', 'output']);
-  const cost = parseObject(a['obs.observation.cost_details']);
-  if (cost) s.totalCost += typeof cost['total'] === 'number' ? cost['total'] : sumNumbers(cost, Object.keys(cost));
+  const cost = pricing.costOf(a);
+  if (cost) s.totalCost += cost.total;
   if (a['obs.experiment.id'] !== undefined) s.experiment = String(a['obs.experiment.id']);
   return fold;
 }

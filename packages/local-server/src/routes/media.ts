@@ -57,13 +57,10 @@ export function mediaRoutes({ store, signer, asked }: MediaDeps): ApiRoute[] {
           createdAt: new Date().toISOString(),
           uploadedAt: null,
           report: null,
-          links: [],
         };
-        const link = { traceId: ask.traceId, observationId: ask.observationId, field: ask.field };
-        const known = media.links.some(
-          (l) => l.traceId === link.traceId && l.observationId === link.observationId && l.field === link.field,
-        );
-        store.save(known ? media : { ...media, links: [...media.links, link] });
+        if (!held) store.save(media);
+        // One row per trace, observation and field, kept once: an ask costs the same however many use the bytes.
+        store.link(media.mediaId, { traceId: ask.traceId, observationId: ask.observationId, field: ask.field });
         const uploadUrl = media.uploadedAt === null ? signedUrl(record, 'PUT', media.mediaId).url : null;
         asked(record, media.mediaId, uploadUrl);
         return answer(200, { mediaId: media.mediaId, uploadUrl });

@@ -1,20 +1,18 @@
 /**
  * `DELETE /api/public/traces` (at most 1,000 ids, like the real server) and
- * `DELETE /api/public/traces/{traceId}`: the traces' spans and scores go.
+ * `DELETE /api/public/traces/{traceId}`: the traces' spans, scores and media links go (and the
+ * media no other trace uses).
  */
 import { answer, objectBody, refuse } from '../http/answer.js';
-import type { ScoreStore, SpanStore } from '../stores/types.js';
+import type { ObsStores } from '../stores/types.js';
 import type { ApiRoute } from './api-route.js';
 
 /** Trace ids one `DELETE /api/public/traces` may name. */
 export const MAX_TRACE_IDS_PER_DELETE = 1000;
 
 /** The trace deletions. */
-export function traceDeletionRoutes(spans: SpanStore, scores: ScoreStore): ApiRoute[] {
-  const remove = (ids: string[]) => {
-    spans.deleteTraces(ids);
-    scores.deleteForTraces(ids);
-  };
+export function traceDeletionRoutes(stores: Pick<ObsStores, 'deleteTraces'>): ApiRoute[] {
+  const remove = (ids: string[]) => stores.deleteTraces(ids);
   return [
     {
       methods: ['DELETE'],

@@ -4,7 +4,7 @@
  * live event stream.
  */
 import { answer, refuse } from '../http/answer.js';
-import { mediaContent } from './media.js';
+import type { Pricing } from '../model/cost.js';
 import type { ObsStores } from '../stores/types.js';
 import { compareRuns } from '../viewer/compare.js';
 import { datasetList, datasetView } from '../viewer/datasets.js';
@@ -12,15 +12,17 @@ import { experimentRuns } from '../viewer/experiment-runs.js';
 import { promptList, promptView } from '../viewer/prompts.js';
 import type { LiveEvents } from '../viewer/live-events.js';
 import { sessionView, traceDetail, traceList } from '../viewer/reads.js';
+import { mediaContent } from './media.js';
 import type { ViewerRoute } from './viewer-route.js';
 
 /** The `/viewer-api/*` routes; unknown ones answer 404. */
-export function viewerApiRoutes(stores: ObsStores, live: LiveEvents): ViewerRoute[] {
+export function viewerApiRoutes(stores: ObsStores, live: LiveEvents, pricing: Pricing): ViewerRoute[] {
   return [
     {
       methods: ['GET'],
       path: '/viewer-api/events',
       handle: ({ req, res, headers }) => {
+        if (req.method === 'HEAD') return answer(200, '', { 'content-type': 'text/event-stream' });
         live.open(req, res, headers);
         return undefined;
       },
@@ -30,7 +32,9 @@ export function viewerApiRoutes(stores: ObsStores, live: LiveEvents): ViewerRout
       methods: ['GET'],
       path: '/viewer-api/traces/:traceId',
       handle: (_request, { traceId }) =>
-        /^[0-9a-f]{32}$/.test(traceId!) ? answer(200, traceDetail(stores, traceId!)) : refuse(404, `no viewer route for trace ${traceId}`),
+        /^[0-9a-f]{32}$/.test(traceId!)
+          ? answer(200, traceDetail(stores, traceId!, pricing))
+          : refuse(404, `no viewer route for trace ${traceId}`),
     },
     {
       methods: ['GET'],

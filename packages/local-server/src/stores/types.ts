@@ -13,6 +13,21 @@
  */
 import type { DecodedSpan, HeldMedia, ReceivedScore } from '../types.js';
 
+/**
+ * A store could not do what it was asked because of where it keeps its data: a full disk (507),
+ * an I/O error or a lock held too long (503). The message names the cause and the file.
+ */
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
+  constructor(
+    message: string,
+    /** The HTTP status a request that met it is answered. */
+    readonly status: 503 | 507,
+  ) {
+    super(message);
+  }
+}
+
 /** Received spans, in arrival order. */
 export interface SpanStore {
   /** Keeps spans (in the order given). */
@@ -81,6 +96,8 @@ export interface TraceStore {
   /** Matching summaries, newest first, at most `limit`; `total` counts every match. */
   list(filter: TraceFilter, limit?: number): { data: TraceSummary[]; total: number };
   get(traceId: string): TraceSummary | undefined;
+  /** The ids of the traces that started first (before `before`, epoch ms, when given), oldest first, at most `limit`. */
+  oldest(limit: number, before?: number): string[];
 }
 
 /** Fields a score query can match on; each lists the accepted values. */
@@ -168,21 +185,44 @@ export interface PromptStore {
   clear(): void;
 }
 
-/** Media an SDK asked to upload (wire contract 5), as the server keeps it. */
-export interface StoredMedia extends HeldMedia {
+/** Media an SDK asked to upload (wire contract 5), as the server keeps it (its links apart). */
+export interface StoredMedia extends Omit<HeldMedia, 'links'> {
   createdAt: string;
 }
 
-/** Media records, found by id or by their bytes (hash and content type), and their bytes. */
+/** A trace, observation and field that asked for a medium. */
+export type MediaLink = HeldMedia['links'][number];
+
+/**
+ * Media records, found by id or by their bytes (hash and content type), their bytes, and the
+ * traces that use them: kept apart from the record, so an ask costs the same for a medium a
+ * thousand observations use as for a new one.
+ */
 export interface MediaStore {
   get(mediaId: string): StoredMedia | undefined;
   /** The media holding these bytes: the same hash and content type. */
   find(sha256Hash: string, contentType: string): StoredMedia | undefined;
   /** Creates or replaces the record with its id. */
   save(media: StoredMedia): void;
+  /** Keeps a link of a medium (once: a link kept already is left as it is). */
+  link(mediaId: string, link: MediaLink): void;
+  /** The links of a medium, in the order they were first kept. */
+  links(mediaId: string): MediaLink[];
   saveBytes(mediaId: string, bytes: Buffer): void;
   bytes(mediaId: string): Buffer | undefined;
+  /** Forgets the links of these traces (lower-case ids), and the media no trace links to any more. */
+  deleteForTraces(traceIds: readonly string[]): void;
   clear(): void;
+}
+
+/** The size of a data file, and giving its free pages back to the file system. */
+export interface StorageFile {
+  /** The file's size in bytes (its pages, free ones included). */
+  fileBytes(): number;
+  /** The bytes its data takes (the file without its free pages). */
+  usedBytes(): number;
+  /** Rewrites the file without its free pages (blocks while it runs). */
+  vacuum(): void;
 }
 
 /** Everything the server keeps, opened once per server. */
@@ -197,6 +237,13 @@ export interface ObsStores {
   readonly urlKey: Buffer;
   /** The database file, or `undefined` in memory. */
   readonly file: string | undefined;
+  /** The data file's size and its vacuum; `undefined` in memory. */
+  readonly storage: StorageFile | undefined;
+  /**
+   * Forgets whole traces (lower-case ids): their spans and read models, their scores, their media
+   * links and the media no other trace uses; returns how many spans went.
+   */
+  deleteTraces(traceIds: readonly string[]): number;
   /** Forgets everything (`ObsServer.reset()`). */
   clear(): void;
   /** Releases what the stores hold open (a database file); the server calls it once, on close. */

@@ -66,7 +66,7 @@ export class ServerMediaInspector implements MediaInspector {
     const media = this.store.get(mediaId);
     if (!media) return undefined;
     const { createdAt: _createdAt, ...held } = media;
-    return held;
+    return { ...held, links: this.store.links(mediaId) };
   }
 
   seed({
@@ -88,7 +88,6 @@ export class ServerMediaInspector implements MediaInspector {
       createdAt: at,
       uploadedAt: at,
       report: null,
-      links: [],
     });
     this.store.saveBytes(mediaId, bytes);
     return mediaId;

@@ -8,7 +8,15 @@ import { type ExperimentRunItem, experimentRuns } from './experiment-runs.js';
 
 /** What the comparison page shows. */
 export interface RunComparison {
-  runs: Array<{ id: string; name: string; datasetId: string | null; items: number; averages: Record<string, number> }>;
+  runs: Array<{
+    id: string;
+    name: string;
+    datasetId: string | null;
+    datasetName: string | null;
+    items: number;
+    averages: Record<string, number>;
+    cost: number;
+  }>;
   /** Every evaluator any run has, sorted. */
   evaluators: string[];
   rows: Array<{
@@ -39,7 +47,15 @@ export function compareRuns(stores: ObsStores, ids: readonly string[]): RunCompa
     }
   }
   return {
-    runs: runs.map((r) => ({ id: r.id, name: r.name, datasetId: r.datasetId, items: r.items.length, averages: r.averages })),
+    runs: runs.map((r) => ({
+      id: r.id,
+      name: r.name,
+      datasetId: r.datasetId,
+      datasetName: r.datasetName,
+      items: r.items.length,
+      averages: r.averages,
+      cost: r.cost,
+    })),
     evaluators: [...new Set(runs.flatMap((r) => r.items.flatMap((i) => Object.keys(i.scores))))].sort(),
     rows: [...rows.values()],
     missing: ids.filter((id) => !all.some((r) => r.id === id)),

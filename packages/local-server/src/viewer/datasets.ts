@@ -12,6 +12,7 @@ export interface DatasetRun {
   start: number;
   items: number;
   averages: Record<string, number>;
+  cost: number;
 }
 
 /** Every dataset, in order of creation, with how many items it has now and how many runs used it. */
@@ -40,7 +41,7 @@ export function datasetView(
   if (!dataset) return undefined;
   const runs = experimentRuns(stores)
     .data.filter((r) => r.datasetId === dataset.id)
-    .map((r) => ({ id: r.id, name: r.name, start: r.start, items: r.items.length, averages: r.averages }));
+    .map((r) => ({ id: r.id, name: r.name, start: r.start, items: r.items.length, averages: r.averages, cost: r.cost }));
   return {
     dataset,
     version: version ?? null,

@@ -10,6 +10,8 @@ import { text } from './reads.js';
 /** One item of a run. */
 export interface ExperimentRunItem {
   traceId: string;
+  /** What its trace cost (USD), as the trace list reads it. */
+  cost: number;
   itemId: string | null;
   input: string | null;
   expectedOutput: string | null;
@@ -24,10 +26,14 @@ export interface ExperimentRun {
   name: string;
   description: string | null;
   datasetId: string | null;
+  /** The dataset's name, when the server holds a dataset with that id. */
+  datasetName: string | null;
   /** When its first item started, epoch ms. */
   start: number;
   items: ExperimentRunItem[];
   averages: Record<string, number>;
+  /** What its items' traces cost together (USD). */
+  cost: number;
 }
 
 /** Every run, in order of its first item; items in the order they started. */
@@ -39,6 +45,7 @@ export function experimentRuns(stores: ObsStores): { data: ExperimentRun[] } {
     .map((root) => ({ root, summary: stores.traces.get(root.traceId) }))
     .sort((a, b) => (a.summary?.start ?? 0) - (b.summary?.start ?? 0));
   const runs = new Map<string, ExperimentRun>();
+  const datasetNames = new Map(stores.datasets.datasets().map((d) => [d.id, d.name]));
   for (const { root, summary } of items) {
     const a = root.attributes;
     const id = String(a['obs.experiment.id']);
@@ -49,15 +56,19 @@ export function experimentRuns(stores: ObsStores): { data: ExperimentRun[] } {
         name: text(a['obs.experiment.name']) ?? id,
         description: text(a['obs.experiment.description']),
         datasetId: text(a['obs.experiment.dataset.id']),
+        datasetName: datasetNames.get(text(a['obs.experiment.dataset.id']) ?? '') ?? null,
         start: summary?.start ?? 0,
         items: [],
         averages: {},
+        cost: 0,
       };
       runs.set(id, run);
     }
     const itemScores = stores.scores.find({ traceId: [root.traceId] });
+    run.cost += summary?.totalCost ?? 0;
     run.items.push({
       traceId: root.traceId,
+      cost: summary?.totalCost ?? 0,
       itemId: text(a['obs.experiment.item.id']),
       input: text(a['obs.observation.input']),
       expectedOutput: text(a['obs.experiment.item.expected_output']),

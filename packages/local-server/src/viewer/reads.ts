@@ -2,6 +2,7 @@
  * What the viewer's pages read: the trace list with its filters, one trace (observations as the
  * v2 read gives them, and scores), and a session's traces with each root's input and output.
  */
+import type { ObservationCost, Pricing } from '../model/cost.js';
 import { spanToObservation, type ObservationV2 } from '../model/observations.js';
 import { epochMs } from '../model/trace-summary.js';
 import type { ObsStores, TraceSummary } from '../stores/types.js';
@@ -24,17 +25,26 @@ export function traceList(stores: ObsStores, q: URLSearchParams): { data: TraceS
   return stores.traces.list(filter, Math.min(Number(q.get('limit')) || 200, MAX_LIST));
 }
 
-/** An observation as the viewer reads it: the v2 read's, with its start and duration to the microsecond. */
-export type ViewerObservation = ObservationV2 & { startMs: number; durationMs: number };
+/**
+ * An observation as the viewer reads it: the v2 read's, with its start and duration to the
+ * microsecond, and its cost (the SDK's `cost_details`, else its usage priced; `null` when neither).
+ */
+export type ViewerObservation = ObservationV2 & { startMs: number; durationMs: number; cost: ObservationCost | null };
 
-/** One trace: its summary, observations (as the v2 read gives them, in order of start) and scores. */
+/** One trace: its summary, observations (as the v2 read gives them, in order of start, each with its cost) and scores. */
 export function traceDetail(
   stores: ObsStores,
   traceId: string,
+  pricing: Pricing,
 ): { summary: TraceSummary | null; observations: ViewerObservation[]; scores: ReceivedScore[] } {
   const observations = stores.spans
     .spansByTrace(traceId)
-    .map((span) => ({ ...spanToObservation(span), startMs: epochMs(span.startTimeUnixNano), durationMs: span.durationMs }))
+    .map((span) => ({
+      ...spanToObservation(span),
+      startMs: epochMs(span.startTimeUnixNano),
+      durationMs: span.durationMs,
+      cost: pricing.costOf(span.attributes) ?? null,
+    }))
     .sort((a, b) => a.startMs - b.startMs);
   return { summary: stores.traces.get(traceId) ?? null, observations, scores: stores.scores.find({ traceId: [traceId] }) };
 }

@@ -64,6 +64,7 @@ export function findMedia(text: string, binaries?: ReadonlyMap<string, CapturedB
       add(dataUriAt(text, at));
     }
   if (base64 && text.length >= MIN_RAW_CHARS) for (const run of longBase64Runs(text)) add(bareBase64(text, run[0], run[1]));
+  if (base64) for (const spot of shortDeclaredBase64(text)) add(spot);
   if (binaries)
     for (const [token, binary] of binaries)
       for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
@@ -193,4 +194,35 @@ function declaredTypeNear(text: string, start: number, end: number): string | un
   DECLARED_TYPE.lastIndex = 0;
   if (next && (!nearest || next.index < nearest.distance)) return next[1]!.toLowerCase();
   return nearest?.type.toLowerCase();
+}
+
+/** A data value of an object: `"data": "`, `"image": "`, `"content": "`, `"bytes": "` (JSON or escaped JSON). */
+const DATA_KEY = /\\?"(?:data|image|content|bytes)\\?"\s*:\s*\\?"/g;
+
+/**
+ * Base64 strings shorter than `MIN_RAW_CHARS` that are the data of an object declaring their
+ * media type (the AI SDK's `{ type: 'file', mediaType, data }` and `{ type: 'image', image,
+ * mediaType }`, GenAI's `{ type: 'blob', mime_type, content }`): a small image is media too. The
+ * data key and the declared type sit in the same object, with no brace between them.
+ */
+function* shortDeclaredBase64(text: string): Generator<MediaSpot> {
+  const taken = new Set<number>();
+  for (const declared of text.matchAll(DECLARED_TYPE)) {
+    const at = declared.index;
+    const from = Math.max(0, text.lastIndexOf('{', at), text.lastIndexOf('}', at), at - MIN_RAW_CHARS - DECLARED_TYPE_WINDOW);
+    let to = text.length;
+    for (const brace of ['{', '}']) {
+      const i = text.indexOf(brace, at);
+      if (i !== -1 && i < to) to = i;
+    }
+    const object = text.slice(from, Math.min(to, at + declared[0].length + MIN_RAW_CHARS + DECLARED_TYPE_WINDOW));
+    for (const key of object.matchAll(DATA_KEY)) {
+      const start = from + key.index + key[0].length;
+      const end = runEnd(text, start);
+      const length = end - start;
+      if (length < 4 || length >= MIN_RAW_CHARS || length % 4 === 1 || !closesAt(text, end) || taken.has(start)) continue;
+      taken.add(start);
+      yield spot(text, start, start, end, declared[1]!.toLowerCase(), 'base64_data_uri');
+    }
+  }
 }

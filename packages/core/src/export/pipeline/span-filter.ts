@@ -13,8 +13,8 @@ export function markInObsTrace(span: object): void {
 }
 
 /**
- * The default export filter: spans of the `obs-sdk` scope, spans with a `gen_ai.` attribute,
- * spans of known LLM instrumentation scopes, and spans started inside an obs observation or
+ * The default export filter: spans of the `obs-sdk` scope, spans with a `gen_ai.` attribute or
+ * an `openinference.span.kind`, spans of known LLM instrumentation scopes (OpenInference's among them), and spans started inside an obs observation or
  * `propagateAttributes` (your own OpenTelemetry spans within a traced request), except framework
  * and APM spans (`FRAMEWORK_SCOPE_PREFIXES`; see the `frameworkSpans` option). Compose it in a
  * custom `shouldExportSpan`.
@@ -27,6 +27,7 @@ export function isDefaultExportSpan(span: ReadableSpan): boolean {
   // the LLM library's own spans are the obs ones.
   if (isFrameworkScope(scope)) return false;
   if ((span as { [IN_OBS_TRACE]?: true })[IN_OBS_TRACE] === true) return true;
+  if (span.attributes['openinference.span.kind'] !== undefined) return true;
   for (const key in span.attributes) if (key.startsWith('gen_ai.')) return true;
   return false;
 }

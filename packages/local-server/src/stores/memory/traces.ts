@@ -3,6 +3,7 @@
  * ingestion pays nothing for them and the list stays fast with tens of thousands of traces.
  * Search reads each trace's words, gathered from the first search on.
  */
+import type { Pricing } from '../../model/cost.js';
 import { queryWords, searchTextOf, words } from '../../model/search-text.js';
 import { foldSpan, matchesTraceFilter, type TraceFold } from '../../model/trace-summary.js';
 import type { TraceFilter, TraceStore, TraceSummary } from '../types.js';
@@ -16,7 +17,10 @@ export class MemoryTraceStore implements TraceStore {
   /** Trace id -> ` word word …` of its spans; `undefined` until the first search. */
   private texts: Map<string, string> | undefined;
 
-  constructor(private readonly spans: MemorySpanStore) {}
+  constructor(
+    private readonly spans: MemorySpanStore,
+    private readonly pricing: Pricing,
+  ) {}
 
   list(filter: TraceFilter, limit = Number.POSITIVE_INFINITY): { data: TraceSummary[]; total: number } {
     const wanted = queryWords(filter.search);
@@ -42,6 +46,16 @@ export class MemoryTraceStore implements TraceStore {
     return this.folds.get(traceId.toLowerCase())?.summary;
   }
 
+  oldest(limit: number, before = Number.POSITIVE_INFINITY): string[] {
+    this.index();
+    const rows: TraceSummary[] = [];
+    for (const { summary } of this.folds.values()) if (summary.start < before) rows.push(summary);
+    return rows
+      .sort((a, b) => a.start - b.start)
+      .slice(0, limit)
+      .map((s) => s.id);
+  }
+
   /** Folds the spans stored since the last read; starts over when spans were deleted. */
   private index(): void {
     let { spans, size, epoch } = this.spans.since(this.indexed);
@@ -52,7 +66,7 @@ export class MemoryTraceStore implements TraceStore {
       ({ spans, size } = this.spans.since(0));
     }
     for (const span of spans) {
-      this.folds.set(span.traceId, foldSpan(this.folds.get(span.traceId), span));
+      this.folds.set(span.traceId, foldSpan(this.folds.get(span.traceId), span, this.pricing));
       if (this.texts) this.texts.set(span.traceId, `${this.texts.get(span.traceId) ?? ''} ${words(searchTextOf(span)).join(' ')}`);
     }
     this.indexed = size;

@@ -10,6 +10,8 @@
  *    (one summary row per trace, folded span by span) with its tags, and the full-text index
  *    (FTS5, contentless: the words only, one row per span, numbered within its trace: see
  *    ./trace-index.ts).
+ * 3. Media links in a table of their own (they were a list inside each medium's JSON, rewritten
+ *    whole by every ask): one row per medium, trace, observation and field, by trace too.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { decodeSpan } from './codec.js';
@@ -90,5 +92,31 @@ export const MIGRATIONS: ReadonlyArray<(db: DatabaseSync) => void> = [
         for (const row of rows) yield { seq: Number(row.seq), span: decodeSpan(row.data) };
       })(),
     );
+  },
+  (db) => {
+    db.exec(`
+      CREATE TABLE media_links (
+        seq INTEGER PRIMARY KEY,
+        media_id TEXT NOT NULL,
+        trace_id TEXT NOT NULL,
+        trace_lc TEXT NOT NULL,
+        observation_id TEXT NOT NULL,
+        field TEXT NOT NULL,
+        UNIQUE (media_id, trace_id, observation_id, field)
+      );
+      CREATE INDEX media_links_by_trace ON media_links (trace_lc);
+    `);
+    const insert = db.prepare(
+      'INSERT OR IGNORE INTO media_links (media_id, trace_id, trace_lc, observation_id, field) VALUES (?, ?, ?, ?, ?)',
+    );
+    const rewrite = db.prepare('UPDATE media SET data = ? WHERE media_id = ?');
+    const rows = db.prepare('SELECT media_id, data FROM media WHERE data IS NOT NULL').all() as Array<{ media_id: string; data: string }>;
+    for (const row of rows) {
+      const { links = [], ...record } = JSON.parse(row.data) as {
+        links?: Array<{ traceId: string; observationId: string | null; field: string }>;
+      };
+      for (const l of links) insert.run(row.media_id, l.traceId, l.traceId.toLowerCase(), l.observationId ?? '', l.field);
+      rewrite.run(JSON.stringify(record), row.media_id);
+    }
   },
 ];

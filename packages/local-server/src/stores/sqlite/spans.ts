@@ -3,6 +3,7 @@
  * transaction per batch.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { Pricing } from '../../model/cost.js';
 import type { DecodedSpan } from '../../types.js';
 import type { SpanStore } from '../types.js';
 import { decodeSpan, encodeSpan } from './codec.js';
@@ -17,9 +18,12 @@ export class SqliteSpanStore implements SpanStore {
   private readonly index: TraceIndex;
   private readonly byTrace: StatementSync;
 
-  constructor(private readonly db: DatabaseSync) {
+  constructor(
+    private readonly db: DatabaseSync,
+    pricing: Pricing,
+  ) {
     this.insert = db.prepare('INSERT INTO spans (trace_id, name, prompt_name, experiment, data) VALUES (?, ?, ?, ?, ?)');
-    this.index = new TraceIndex(db);
+    this.index = new TraceIndex(db, pricing);
     this.byTrace = db.prepare('SELECT data FROM spans WHERE trace_id = ? ORDER BY seq');
   }
 

@@ -8,6 +8,7 @@
  * range. Words of spans past a trace's 1,048,576th are not indexed.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { Pricing } from '../../model/cost.js';
 import { searchTextOf, words } from '../../model/search-text.js';
 import { foldSpan, type TraceFold } from '../../model/trace-summary.js';
 import type { DecodedSpan } from '../../types.js';
@@ -68,7 +69,11 @@ export class TraceIndex {
   private readonly tag: StatementSync;
   private readonly words: StatementSync;
 
-  constructor(db: DatabaseSync) {
+  /** @param pricing prices the summaries' costs (the bundled table by default: a migration's) */
+  constructor(
+    db: DatabaseSync,
+    private readonly pricing: Pricing = new Pricing(),
+  ) {
     this.read = db.prepare('SELECT * FROM traces WHERE id = ?');
     this.write = db.prepare(
       `INSERT OR REPLACE INTO traces (id, seq, name, root_span_id, user_id, session_id, tags, start_ms, end_ms, observations,
@@ -86,7 +91,7 @@ export class TraceIndex {
       const known = folds.get(span.traceId) ?? this.stored(span.traceId);
       const number = known?.fold.summary.observations ?? 0;
       const traceSeq = known?.seq ?? seq;
-      folds.set(span.traceId, { fold: foldSpan(known?.fold, span), seq: traceSeq });
+      folds.set(span.traceId, { fold: foldSpan(known?.fold, span, this.pricing), seq: traceSeq });
       if (number < SPANS_PER_TRACE_INDEXED) this.words.run(searchRows(traceSeq)[0] + number, words(searchTextOf(span)).join(' '));
     }
     for (const { fold, seq } of folds.values()) {

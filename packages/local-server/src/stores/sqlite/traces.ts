@@ -52,6 +52,13 @@ export class SqliteTraceStore implements TraceStore {
     return (rows as Array<{ seq: number }>).map((r) => r.seq);
   }
 
+  oldest(limit: number, before = Number.POSITIVE_INFINITY): string[] {
+    const rows = this.db
+      .prepare('SELECT id FROM traces WHERE start_ms < ? ORDER BY start_ms LIMIT ?')
+      .all(Number.isFinite(before) ? before : Number.MAX_VALUE, limit) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
   get(traceId: string): TraceSummary | undefined {
     const row = this.db.prepare('SELECT * FROM traces WHERE id = ?').get(traceId.toLowerCase()) as TraceRow | undefined;
     return row ? summaryOf(row) : undefined;
