@@ -50,6 +50,7 @@ const PACKAGES: Record<string, string> = {
   '@obs/mastra': 'mastra',
   '@obs/mcp': 'mcp',
   '@obs/anthropic': 'anthropic',
+  '@obs/vitest': 'vitest',
   '@obs/client': 'client',
   '@obs/tracing': 'tracing',
   '@obs/otel': 'otel',
@@ -354,6 +355,8 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
       expect(read(g, 'usage_details')).toEqual({ input: 10, input_cache_read: 4, output: 3, total: 17 });
     }
     expect(generations.map((g) => read(g, 'output').content).sort()).toEqual(['json answer', 'streamed answer']);
+  }, 60_000);
+
   it('OpenAI Agents ESM: a run with a handoff and a tool against a stand-in Responses API, read back field by field', async (ctx) => {
     needsApps(ctx);
     local.server.reset();

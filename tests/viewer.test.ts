@@ -11,7 +11,7 @@
  * docs/viewer.png).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +19,10 @@ import { crc32, deflateSync } from 'node:zlib';
 import { initObs, propagateAttributes, startActiveObservation, startObservation } from '@obs/core';
 import { startObsServer } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, cspViolationsOf, openViewerBrowser } from './support/chromium.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
 const OUT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-output');
 
 const local = setupObsServer({ reset: false, init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
@@ -31,26 +31,7 @@ let page: Page;
 
 beforeAll(async () => {
   if (!CHROMIUM) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1400, height: 820 } });
-  // Whatever the content security policy blocks is counted: the viewer itself must never trip it.
-  await page.addInitScript(() => {
-    const w = window as unknown as { cspViolations: string[] };
-    w.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
+  ({ browser, page } = await openViewerBrowser());
 });
 
 afterAll(async () => {
@@ -224,7 +205,7 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
     const turns = await page.$$eval('.turn', (els) => els.map((e) => e.textContent ?? ''));
     expect(turns[0]).toContain('Where is my order 42?');
     expect(turns[1]).toContain('That one arrives tomorrow.');
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(await cspViolationsOf(page)).toEqual([]);
   });
 
   it('opens at http://localhost, http://127.0.0.1 and http://[::1] alike', async () => {
@@ -365,7 +346,7 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
     const hostileImages = await page.$$eval('#output img', (els) => els.map((e) => e.getAttribute('src')));
     expect(hostileImages).toEqual([`/viewer-api/media/${encodeURIComponent('"><img src=x onerror="window.xss=1">')}`]);
     expect(await page.evaluate(() => (window as unknown as { xss?: unknown }).xss)).toBeUndefined();
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+    expect(await cspViolationsOf(page)).toEqual([]);
 
     // The SDK's client reads the same media back from the server.
     const record = await local.handle.client.api.media.get(picture.mediaId);
@@ -398,7 +379,7 @@ describe.skipIf(!CHROMIUM)('trace viewer in headless Chromium', () => {
 });
 
 /** The viewer's CSP violations so far: the viewer itself must never trip its policy. */
-const cspViolations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+const cspViolations = () => cspViolationsOf(page);
 
 /** Posts a hand-made OTLP/JSON export (times to the nanosecond) to a server. */
 async function postOtlp(server: { url: string; publicKey: string; secretKey: string }, spans: Array<Record<string, unknown>>) {

@@ -5,7 +5,8 @@
  * adapter's own bugs out of the app's requests, the SDK logger, error wording, value capture and
  * redaction, the one end-once stream wrapper, the trace-attribute context, and LLM calls in
  * obs's shape (messages with normalised tool calls, usage in disjoint buckets, media, the
- * Anthropic Messages and OpenAI Chat Completions formats). When
+ * Anthropic Messages and OpenAI Chat Completions formats), and an experiment run taken item by item
+ * (for test runners). When
  * `identify` runs and what awaits it: see `@obs/core/http`. Stable within a major for adapter
  * authors; application code uses `@obs/core`.
  *
@@ -65,3 +66,5 @@ export {
 } from './wrap/anthropic-messages.js';
 export { OPENAI_CHAT, openAiChatMessage, openAiCost, openAiServerOf, openAiUsage } from './wrap/openai-chat.js';
 export { MessageParts } from './genai/messages.js';
+export { startExperimentRun } from './client/experiment/start.js';
+export type { ExperimentRun, DatasetSource } from './client/experiment/run.js';

@@ -20,6 +20,7 @@ import { publicReadRoutes } from './routes/public-reads.js';
 import { SCORES_PATH, scoreRoutes } from './routes/scores.js';
 import { traceDeletionRoutes } from './routes/trace-deletion.js';
 import { viewerApiRoutes } from './routes/viewer-api.js';
+import { viewerDatasetItemRoutes } from './routes/viewer-dataset-item.js';
 import { viewerStaticRoutes } from './routes/viewer-static.js';
 import { Pricing } from './model/cost.js';
 import { retentionPolicy } from './retention/policy.js';
@@ -158,7 +159,12 @@ class LocalObsServer implements ObsServer {
     const allowed = parseAllowedHosts([...(options.allowedHosts ?? []), process.env['OBS_LOCAL_ALLOWED_HOSTS'] ?? '']);
     const parts: PipelineParts = {
       hosts: new HostGuard(allowed, options.host),
-      viewer: new Router([...viewerStaticRoutes(), ...projectRedirects(), ...viewerApiRoutes(stores, live, pricing)]),
+      viewer: new Router([
+        ...viewerStaticRoutes(),
+        ...projectRedirects(),
+        ...viewerDatasetItemRoutes(stores),
+        ...viewerApiRoutes(stores, live, pricing),
+      ]),
       door: new ViewerDoor(this.viewerToken, { publicKey: this.publicKey, secretKey: this.secretKey }, () => this.port),
       api: new Router(this.apiRoutes()),
       keys: { publicKey: this.publicKey, secretKey: this.secretKey },

@@ -1,7 +1,8 @@
 // What the trace page shows of one observation, as lists a feature adds a line to: the fields
 // of its key-value table (type, level, model, usage, cost, …), the sections below it (model
-// parameters, input, output, metadata), and the trace's actions (Copy as JSON). Each field is a
-// function of the observation that answers [label, value] or nothing.
+// parameters, input, output, metadata), and the trace's actions (Copy as JSON, Add to dataset).
+// Each field is a function of the observation that answers [label, value] or nothing.
+import { addToDatasetButton } from './dataset-from-trace.js';
 import { fmtCost, fmtDuration, h, link } from './dom.js';
 import { renderJson, renderValue } from './values.js';
 
@@ -75,7 +76,7 @@ export const SECTIONS = [
 ];
 
 /** The trace's actions in its header, each a function of the trace read answering a button. */
-export const ACTIONS = [copyButton];
+export const ACTIONS = [copyButton, addToDatasetButton];
 
 /** A button that copies the trace (summary, observations, scores) as JSON. */
 function copyButton(trace) {

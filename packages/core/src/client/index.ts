@@ -13,7 +13,7 @@ export {
   type LangchainMessageTemplate,
   type PromptJson,
 } from './prompts/prompt-client.js';
-export type { DatasetManager, Dataset, GetDatasetOptions } from './managers/dataset.js';
+export type { DatasetManager, Dataset, GetDatasetOptions, CreateItemFromTraceOptions } from './managers/dataset.js';
 export type { ExperimentManager } from './experiment/manager.js';
 export type * from './experiment/types.js';
 export type { DeleteExperimentParams, DeleteExperimentResult } from './experiment/delete.js';

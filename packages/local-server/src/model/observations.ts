@@ -174,7 +174,8 @@ function column(o: ObservationV2, name: string): unknown {
   return (o as unknown as Record<string, unknown>)[name];
 }
 
-function parseJson(v: AttrValue | undefined): unknown {
+/** An attribute holding JSON text as the value it encodes (text that is not JSON stays text); `null` when absent. */
+export function parseJson(v: AttrValue | undefined): unknown {
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') return v;
   try {

@@ -59,7 +59,8 @@ function createDataset(store: DatasetStore, json: unknown) {
   return answer(200, dataset);
 }
 
-function upsertItem(store: DatasetStore, json: unknown) {
+/** Creates or updates an item (`id` given and known: a new revision of it); also the viewer's "add to dataset". */
+export function upsertItem(store: DatasetStore, json: unknown) {
   const body = objectBody(json);
   const datasetName = body?.['datasetName'];
   if (typeof datasetName !== 'string') return refuse(400, 'datasetName is required');
@@ -76,11 +77,17 @@ function upsertItem(store: DatasetStore, json: unknown) {
     expectedOutput: body!['expectedOutput'] ?? previous?.expectedOutput ?? null,
     metadata: body!['metadata'] ?? previous?.metadata ?? null,
     status: typeof body!['status'] === 'string' ? (body!['status'] as string) : 'ACTIVE',
+    sourceTraceId: idOr(body!['sourceTraceId'], previous?.sourceTraceId),
+    sourceObservationId: idOr(body!['sourceObservationId'], previous?.sourceObservationId),
     createdAt: previous?.createdAt ?? new Date(at).toISOString(),
     updatedAt: new Date(at).toISOString(),
   };
   store.saveItemRevision(id, at, item);
   return answer(200, item);
+}
+
+function idOr(value: unknown, previous: string | null | undefined): string | null {
+  return typeof value === 'string' && value !== '' ? value : (previous ?? null);
 }
 
 function listItems(store: DatasetStore, query: Record<string, string>) {

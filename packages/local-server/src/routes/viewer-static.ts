@@ -10,7 +10,20 @@ import type { ViewerRoute } from './viewer-route.js';
 const STATIC_DIR = new URL('../../viewer/', import.meta.url);
 
 /** The page's modules, each served as `/viewer/<name>.js`. */
-const MODULES = ['app', 'dom', 'values', 'list', 'trace', 'observation', 'session', 'experiments', 'prompts', 'datasets', 'diff'];
+const MODULES = [
+  'app',
+  'dom',
+  'values',
+  'list',
+  'trace',
+  'observation',
+  'session',
+  'experiments',
+  'prompts',
+  'datasets',
+  'diff',
+  'dataset-from-trace',
+];
 
 const FILES: Array<[path: string, file: string, type: string]> = [
   ['/', 'index.html', 'text/html; charset=utf-8'],

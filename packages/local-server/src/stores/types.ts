@@ -135,6 +135,10 @@ export interface StoredDatasetItem {
   expectedOutput: unknown;
   metadata: unknown;
   status: string;
+  /** The trace the item was made from (a production answer turned into a test case), or `null`. */
+  sourceTraceId?: string | null;
+  /** The observation the item was made from, or `null`. */
+  sourceObservationId?: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -134,6 +134,10 @@ export interface DatasetItem {
   input?: unknown;
   expectedOutput?: unknown;
   metadata?: unknown;
+  /** The trace the item was made from (`dataset.createItemFromTrace`), if any. */
+  sourceTraceId?: string | null;
+  /** The observation the item was made from, if any. */
+  sourceObservationId?: string | null;
   [key: string]: unknown;
 }
 
@@ -152,6 +156,10 @@ export interface CreateDatasetItemRequest {
   input?: unknown;
   expectedOutput?: unknown;
   metadata?: unknown;
+  /** Links the item to the trace it was made from. */
+  sourceTraceId?: string;
+  /** Links the item to the observation it was made from. */
+  sourceObservationId?: string;
   [key: string]: unknown;
 }
 

@@ -1,32 +1,12 @@
 /** `client.experiment`: runs a task over items with evaluators, recorded through span attributes and scores. */
-import { logger } from '../../util/logger.js';
-import { flushObsSpans } from '../../tracing/tracer.js';
-import type { ObsApiClient } from '../api/client.js';
-import type { ScoreManager } from '../scores/manager.js';
-import { describeError } from '../util/describe.js';
 import { mapWithConcurrency } from './concurrency.js';
 import { deleteExperiment, type DeleteExperimentParams, type DeleteExperimentResult } from './delete.js';
-import { evaluationList, evaluationScore, evaluatorName } from './evaluations.js';
-import { datasetRunExperimentId, randomExperimentId } from './experiment-id.js';
-import { formatExperiment } from './format.js';
 import { ProgressReporter, type ProgressStream } from './progress.js';
-import { runItem } from './run-item.js';
-import type { Evaluation, ExperimentDataItem, ExperimentParams, ExperimentResult, RunExperimentParams } from './types.js';
+import { type DatasetSource, type ExperimentHost, type ExperimentRun, startRun } from './run.js';
+import type { ExperimentDataItem, ExperimentParams, ExperimentResult, RunExperimentParams } from './types.js';
 import { DEFAULT_MAX_CONCURRENCY, experimentParamsProblem } from './validate-params.js';
 
-/** What the runner needs from its client. */
-export interface ExperimentHost {
-  api: ObsApiClient;
-  score: ScoreManager;
-  getProjectId(): Promise<string | undefined>;
-  getExperimentUrl(experimentId: string): Promise<string | undefined>;
-}
-
-/** The dataset a run reads its items from. */
-export interface DatasetSource {
-  id: string;
-  version?: string;
-}
+export type { DatasetSource, ExperimentHost } from './run.js';
 
 /**
  * `client.experiment`: `run` over local data, `delete` of an experiment's traces. Dataset runs
@@ -69,54 +49,34 @@ export class ExperimentManager {
     return this.execute(params, items, dataset);
   }
 
+  /**
+   * @internal A run taken apart (`startExperimentRun` in `@obs/core/kit`): a test runner runs its
+   * items one test each. Invalid arguments reject with a `TypeError`.
+   */
+  start<Item extends ExperimentDataItem>(params: RunExperimentParams<Item>, dataset?: DatasetSource): Promise<ExperimentRun<Item>> {
+    const problem = experimentParamsProblem(params, false);
+    if (problem) return Promise.reject(new TypeError(`startExperimentRun: ${problem}`));
+    return startRun(this.host, params, dataset);
+  }
+
   private async execute<Item extends ExperimentDataItem>(
     params: RunExperimentParams<Item>,
     data: Item[],
     dataset: DatasetSource | undefined,
   ): Promise<ExperimentResult<Item>> {
-    const { name, description, metadata, task, onProgress, showProgress } = params;
-    const runName = params.runName ?? `${name} - ${new Date().toISOString()}`;
-    const experimentId = dataset
-      ? await datasetRunExperimentId((await this.host.getProjectId()) ?? '', dataset.id, runName)
-      : randomExperimentId();
-    const version = params.datasetVersion ?? dataset?.version;
-    const settings = {
-      experimentId,
-      runName,
-      name,
-      description,
-      metadata,
-      datasetId: dataset?.id,
-      datasetVersion: version instanceof Date ? version.toISOString() : version,
-      task,
-      evaluators: params.evaluators ?? [],
-      score: this.host.score,
-    };
-    const progress = new ProgressReporter(`experiment "${runName}"`, data.length, onProgress, showProgress, this.progressStream);
+    const run = await startRun(this.host, params, dataset);
+    const progress = new ProgressReporter(
+      `experiment "${run.runName}"`,
+      data.length,
+      params.onProgress,
+      params.showProgress,
+      this.progressStream,
+    );
     const itemResults = await mapWithConcurrency(data, params.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, async (item, index) => {
-      const result = await runItem(settings, item, index);
+      const result = await run.runItem(item, index);
       progress.itemDone(result.error === undefined);
       return result;
     });
-
-    const runEvaluations: Evaluation[] = [];
-    for (const [i, evaluator] of (params.runEvaluators ?? []).entries()) {
-      const evaluatorLabel = evaluatorName(evaluator, i);
-      try {
-        for (const evaluation of evaluationList(await evaluator({ itemResults }), evaluatorLabel)) {
-          runEvaluations.push(evaluation);
-          this.host.score.create(evaluationScore(evaluation, { datasetRunId: experimentId }));
-        }
-      } catch (err) {
-        logger.error(`experiment run evaluator "${evaluatorLabel}" failed: ${describeError(err)}; its scores are skipped`);
-      }
-    }
-
-    // The URL must show a complete run: every span and score is on the server before we resolve.
-    await flushObsSpans().catch((err: unknown) => logger.error(`experiment: flushing spans failed: ${describeError(err)}`));
-    await this.host.score.flush();
-    const experimentUrl = await this.host.getExperimentUrl(experimentId);
-    const summary = { name, runName, experimentId, experimentUrl, itemResults, runEvaluations };
-    return { experimentId, runName, experimentUrl, itemResults, runEvaluations, format: (options) => formatExperiment(summary, options) };
+    return run.finish(itemResults);
   }
 }

@@ -27,7 +27,8 @@ export interface ItemRunSettings<Item extends ExperimentDataItem> {
   datasetVersion: string | undefined;
   task: ExperimentTask<Item>;
   evaluators: Evaluator<Item>[];
-  score: ScoreManager;
+  /** Where evaluations go as scores; `undefined` for a local run (obs not configured). */
+  score: ScoreManager | undefined;
 }
 
 function set(attrs: Attributes, key: string, value: unknown): void {
@@ -65,7 +66,7 @@ export async function runItem<Item extends ExperimentDataItem>(
   // Each item is its own trace, even when the run starts inside a request's span; propagated
   // attributes (propagateAttributes) still apply.
   const root = startObservation(ITEM_ROOT_NAME, { input: item?.input }, { parentContext: trace.deleteSpan(context.active()) });
-  if (!isSpanContextValid(root.spanContext())) {
+  if (s.score && !isSpanContextValid(root.spanContext())) {
     logger.warnOnce(
       'experiment-no-tracing',
       'experiment: tracing is not set up (call initObs() first): items are not traced and their scores have no trace',
@@ -97,7 +98,7 @@ export async function runItem<Item extends ExperimentDataItem>(
     );
     for (const evaluation of result ?? []) {
       evaluations.push(evaluation);
-      s.score.create(evaluationScore(evaluation, { traceId: root.traceId }));
+      s.score?.create(evaluationScore(evaluation, { traceId: root.traceId }));
     }
   }
   return { item, output, evaluations, traceId: root.traceId };

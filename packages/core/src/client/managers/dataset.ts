@@ -3,6 +3,7 @@ import type { RequestOptions } from '../api/core/types.js';
 import type { CreateDatasetItemRequest, DatasetItem, DatasetRecord } from '../api/types.js';
 import type { ExperimentManager } from '../experiment/manager.js';
 import type { ExperimentResult, RunExperimentParams } from '../experiment/types.js';
+import { readTraceRoot } from './trace-root.js';
 
 /** A dataset with all its items (contract 2.4): `items` is a plain array, items have no `link()`. */
 export interface Dataset extends DatasetRecord {
@@ -23,6 +24,20 @@ export interface GetDatasetOptions {
   version?: string | Date;
   /** Items fetched per page; default 50 (the server may cap it). */
   fetchItemsPageSize?: number;
+  requestOptions?: RequestOptions;
+}
+
+/** Options of `dataset.createItemFromTrace`. */
+export interface CreateItemFromTraceOptions {
+  /** Name of the dataset the item goes to (create it first: `api.datasets.create`). */
+  dataset: string;
+  /** What the item expects; default: the trace's output (edit it when the trace's answer was wrong). */
+  expectedOutput?: unknown;
+  /** The item's input; default: the trace's input. */
+  input?: unknown;
+  metadata?: unknown;
+  /** The item's id; default: one the server makes. An existing id updates that item. */
+  id?: string;
   requestOptions?: RequestOptions;
 }
 
@@ -67,5 +82,38 @@ export class DatasetManager {
   /** Creates (or, with an existing `id`, updates) an item of a dataset. */
   createItem(body: CreateDatasetItemRequest, requestOptions?: RequestOptions): Promise<DatasetItem> {
     return this.api.datasetItems.create(body, requestOptions);
+  }
+
+  /**
+   * Turns a trace into a test case: an item of `options.dataset` with the trace's input and, as
+   * `expectedOutput`, its output (or the corrected one given), linked to it by `sourceTraceId`.
+   * The trace's input and output are its root observation's. Rejects when the server has no
+   * observation of the trace (not sent yet, or deleted), and as `createItem` does.
+   *
+   * @example
+   * ```ts
+   * await client.dataset.createItemFromTrace(traceId, { dataset: 'support-answers', expectedOutput: 'Refunds take 5 days.' });
+   * ```
+   */
+  async createItemFromTrace(traceId: string, options: CreateItemFromTraceOptions): Promise<DatasetItem> {
+    if (typeof traceId !== 'string' || traceId === '')
+      throw new TypeError('dataset.createItemFromTrace: `traceId` must be a non-empty string');
+    const { dataset, requestOptions } = options ?? ({} as CreateItemFromTraceOptions);
+    if (typeof dataset !== 'string' || dataset === '') {
+      throw new TypeError('dataset.createItemFromTrace: `dataset` (the dataset name) must be a non-empty string');
+    }
+    const root = await readTraceRoot(this.api, traceId, requestOptions);
+    if (!root) throw new Error(`dataset.createItemFromTrace: the server has no observation of trace ${traceId} (not sent yet, or deleted)`);
+    return this.api.datasetItems.create(
+      {
+        datasetName: dataset,
+        input: 'input' in options ? options.input : root.input,
+        expectedOutput: 'expectedOutput' in options ? options.expectedOutput : root.output,
+        ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
+        ...(options.id !== undefined ? { id: options.id } : {}),
+        sourceTraceId: traceId,
+      },
+      requestOptions,
+    );
   }
 }
