@@ -1,8 +1,10 @@
 /**
- * How many copies of `@obs/core` and of `@opentelemetry/api` each server bundle of a Turbopack
- * `next build` holds, read from the source maps Next writes beside its server chunks: a Node.js
- * entry (a route, a page, `instrumentation.js`) is its file and the chunks it loads (`R.c(...)`),
- * an Edge function the files its `middleware-manifest.json` entry lists. A copy is a module of the
+ * How many copies of `@obs/core` and of `@opentelemetry/api` each server bundle of a `next build`
+ * holds, Turbopack's or webpack's, read from the source maps beside its server chunks (Turbopack
+ * writes them; webpack with `experimental.serverSourceMaps`): a Node.js entry (a route, a page,
+ * `instrumentation.js`) is its file and the chunks it loads (Turbopack's `R.c("...")`, webpack's
+ * `X(0, [ids], ...)` from `chunks/<id>.js`), an Edge function the files its
+ * `middleware-manifest.json` entry lists. A copy is a module of the
  * package in one of those chunks (`packages/core/dist/chunks/obs*.js` or `@obs/core/dist/...`; the
  * API's `global-utils`); Next's own vendored API (`next/dist/compiled/@opentelemetry/api`, its
  * fallback when the app has none) is Next's and not counted.
@@ -15,8 +17,8 @@ export interface BundleCopies {
   api: number;
 }
 
-const CORE = /(?:packages\/core|@obs\/core)\/dist\/chunks\/obs(?:-edge)?\.js$/;
-const API = /node_modules\/@opentelemetry\/api\/.*global-utils\.(?:ts|js)$/;
+const CORE = /(?:packages\/core|@obs\/core)\/dist\/chunks\/obs(?:-edge)?\.js(?:\?\w+)?$/;
+const API = /node_modules\/@opentelemetry\/api\/.*global-utils\.(?:ts|js)(?:\?\w+)?$/;
 
 function sourcesOf(file: string): string[] {
   const map = `${file}.map`;
@@ -41,7 +43,12 @@ export function nextBundleCopies(distDir: string): Record<string, BundleCopies> 
     existsSync,
   );
   for (const entry of entries) {
-    const chunks = [...readFileSync(entry, 'utf8').matchAll(/R\.c\("([^"]+)"\)/g)].map((m) => join(distDir, m[1]!));
+    const text = readFileSync(entry, 'utf8');
+    const turbopack = [...text.matchAll(/R\.c\("([^"]+)"\)/g)].map((m) => join(distDir, m[1]!));
+    const webpack = [...text.matchAll(/\.X\(0,\[([\d,]*)\]/g)]
+      .flatMap((m) => m[1]!.split(',').filter(Boolean))
+      .map((id) => join(server, 'chunks', `${id}.js`));
+    const chunks = [...turbopack, ...webpack];
     out[entry.slice(server.length)] = count([entry, ...chunks]);
   }
   const manifest = JSON.parse(readFileSync(join(server, 'middleware-manifest.json'), 'utf8')) as {
