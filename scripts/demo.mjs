@@ -9,7 +9,7 @@ import { formatTrace, startObsServer } from '@obs/local-server';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const examples = (wanted.length ? wanted : ['express', 'fastify', 'hono', 'nest', 'next', 'experiment']).filter((name) =>
+const examples = (wanted.length ? wanted : ['express', 'fastify', 'hono', 'nest', 'next', 'react-router', 'experiment']).filter((name) =>
   existsSync(join(root, 'examples', name, 'demo.mjs')),
 );
 
