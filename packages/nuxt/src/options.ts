@@ -1,3 +1,4 @@
+/** The options of `obsNitroPlugin()`. */
 import type { ObsHttpOptions, ObsInitOptions } from '@obs/core';
 import type { H3Event } from 'h3';
 

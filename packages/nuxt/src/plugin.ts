@@ -1,3 +1,7 @@
+/**
+ * The Nitro server plugin: every request h3 handles, observed on core's Node.js layer around
+ * `nitroApp.h3App.handler`, named after the route Nitro matched, errors from Nitro's `error` hook.
+ */
 import { context } from '@opentelemetry/api';
 import { initObs } from '@obs/core';
 import { NodeHttpObserver, NodeRequest, NodeResponseCapture, type RequestObservation } from '@obs/core/http';

@@ -1,3 +1,4 @@
+/** The options of `obsInstrumentation()` and what its callbacks are called with. */
 import type { ObsHttpOptions, ObsInitOptions } from '@obs/core';
 
 /**

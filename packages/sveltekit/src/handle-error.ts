@@ -1,3 +1,7 @@
+/**
+ * The `handleError` hook: an unexpected error of a load, action or endpoint recorded on the
+ * request's root, the app's own hook run as before.
+ */
 import { trace } from '@opentelemetry/api';
 import { recordErrorOnSpan } from '@obs/core/kit';
 import type { RequestEvent } from '@sveltejs/kit';

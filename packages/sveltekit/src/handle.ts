@@ -1,3 +1,7 @@
+/**
+ * The `handle` hook: each request one trace on core's fetch layer, its root named after SvelteKit's
+ * route id and started outside SvelteKit's own request span, so SvelteKit's spans nest under it.
+ */
 import { context, trace } from '@opentelemetry/api';
 import { getObsHandle, initObs } from '@obs/core';
 import { FetchHttpObserver, type FetchRequest } from '@obs/core/http';

@@ -1,3 +1,4 @@
+/** The options of `obsHandle()`. */
 import type { ObsHttpOptions, ObsInitOptions } from '@obs/core';
 import type { RequestEvent } from '@sveltejs/kit';
 
