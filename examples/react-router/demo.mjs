@@ -3,7 +3,7 @@
 // route, prints the answers, then stops the server. Reads OBS_BASE_URL, OBS_PUBLIC_KEY and
 // OBS_SECRET_KEY from the environment.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -35,9 +35,11 @@ const server = node(
   ['ignore', 'ignore', 'inherit'],
 );
 const exited = new Promise((resolve) => server.on('exit', resolve));
+// Probed with a built asset: served as a static file, it never reaches React Router (which logs every 404).
+const asset = `/assets/${readdirSync(path.join(dir, 'build', 'client', 'assets'))[0]}`;
 for (let i = 0; ; i++) {
   if (
-    await fetch(`${base}/favicon.ico`).then(
+    await fetch(`${base}${asset}`).then(
       () => true,
       () => false,
     )
