@@ -1,16 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { frameworkSuiteConfig } from '../../tests/support/framework-app.js';
 import { sharedReporters } from '../../vitest.shared.js';
 
-export default defineConfig({
-  test: {
-    // One project: the suite drives a production build served by react-router-serve in its own
-    // process, where obs picks its tracer provider itself (the vitest process's provider set-up of
-    // `providerProjects` never reaches it), so a second project would run the same thing twice.
-    include: ['test/**/*.test.ts'],
-    // One real `react-router build` (Vite) of test/app for the suite.
-    globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    reporters: sharedReporters(import.meta.dirname),
-  },
-});
+export default defineConfig({ test: frameworkSuiteConfig(sharedReporters(import.meta.dirname)) });

@@ -6,6 +6,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
+import type { DecodedSpan, ObsServer } from '@obs/local-server';
+import type { TestProject } from 'vitest/node';
 
 /** Environment for a framework's tools: no inherited obs settings, no telemetry of theirs. */
 export function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -92,4 +94,57 @@ export function obsWarnings(buildLog: string): string[] {
   return buildLog
     .split('\n')
     .filter((l) => /@obs\/|packages\/(core|react-router|sveltekit|nuxt)\/|obs-edge|chunks\/obs/.test(l) && /warn|error|⚠/i.test(l));
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    build: { log: string; ms: number };
+  }
+}
+
+/**
+ * A suite's global set-up: one production build (`node <args>` in `appDir`) for all its tests,
+ * its output provided to them as `inject('build')`.
+ */
+export async function buildOnce(project: TestProject, label: string, appDir: string, args: string[]): Promise<void> {
+  const start = performance.now();
+  const log = await runNode(args, appDir);
+  const ms = Math.round(performance.now() - start);
+  project.provide('build', { log, ms });
+  console.log(`[${label}] ${appDir.split('/').slice(-2).join('/')} built in ${(ms / 1000).toFixed(1)} s`);
+}
+
+/** The spans of the trace whose root is named `rootName`, once `count` of them arrived. */
+export function traceRootedAt(server: ObsServer, rootName: string, count: number): Promise<DecodedSpan[]> {
+  return server.waitFor(
+    () => {
+      const root = server.spans().find((s) => s.name === rootName && !s.parentSpanId);
+      const spans = root ? server.spansByTrace(root.traceId) : [];
+      return spans.length >= count ? spans : undefined;
+    },
+    { timeoutMs: 10_000 },
+  );
+}
+
+/** The spans of trace `traceId`, once `count` of them arrived. */
+export function traceWith(server: ObsServer, traceId: string, count: number): Promise<DecodedSpan[]> {
+  return server.waitFor(() => (server.spansByTrace(traceId).length >= count ? server.spansByTrace(traceId) : undefined), {
+    timeoutMs: 10_000,
+  });
+}
+
+/** The span named `name`; throws with the names there are. */
+export function spanNamed(spans: DecodedSpan[], name: string): DecodedSpan {
+  const span = spans.find((s) => s.name === name);
+  if (!span) throw new Error(`no span "${name}" in ${spans.map((s) => s.name).join(', ')}`);
+  return span;
+}
+
+/**
+ * The vitest config of a meta-framework suite: one project (the app runs in its own process, where
+ * obs picks its tracer provider itself; `providerProjects`' set-up lives in the vitest process and
+ * would never reach it), and the one production build in `test/global-setup.ts`.
+ */
+export function frameworkSuiteConfig(reporters: unknown): Record<string, unknown> {
+  return { include: ['test/**/*.test.ts'], globalSetup: ['test/global-setup.ts'], testTimeout: 30_000, hookTimeout: 180_000, reporters };
 }

@@ -6,11 +6,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bundleCopies } from '../../../tests/support/bundle-copies.js';
-import { appEnv, obsWarnings, type ServedApp, serveApp } from '../../../tests/support/framework-app.js';
+import {
+  appEnv,
+  obsWarnings,
+  type ServedApp,
+  serveApp,
+  spanNamed,
+  traceRootedAt,
+  traceWith,
+} from '../../../tests/support/framework-app.js';
 import { APP_DIR } from './global-setup.js';
 
 const local = setupObsServer();
@@ -23,18 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
 });
-
-async function traceOf(traceId: string, count: number): Promise<DecodedSpan[]> {
-  return local.server.waitFor(() => (local.server.spansByTrace(traceId).length >= count ? local.server.spansByTrace(traceId) : undefined), {
-    timeoutMs: 10_000,
-  });
-}
-
-function byName(spans: DecodedSpan[], name: string): DecodedSpan {
-  const span = spans.find((s) => s.name === name);
-  if (!span) throw new Error(`no span "${name}" in ${spans.map((s) => s.name).join(', ')}`);
-  return span;
-}
 
 /** The server bundle's own files (not the packages Nitro traced into .output/server/node_modules, which it imports). */
 function serverFiles(): string[] {
@@ -61,8 +56,8 @@ describe('obsNitroPlugin()', () => {
     });
     const body = await res.json();
     expect(body).toEqual({ id: '42', answer: 'You asked: ping' });
-    const spans = await traceOf(res.headers.get('x-obs-trace-id')!, 2);
-    const root = byName(spans, 'POST /api/chat/:id');
+    const spans = await traceWith(local.server, res.headers.get('x-obs-trace-id')!, 2);
+    const root = spanNamed(spans, 'POST /api/chat/:id');
     expect(root.attributes).toMatchObject({
       'http.route': '/api/chat/:id',
       'url.path': '/api/chat/42',
@@ -71,7 +66,7 @@ describe('obsNitroPlugin()', () => {
     });
     expect(JSON.parse(String(root.attributes['obs.observation.input']))).toEqual({ message: 'ping', apiKey: '[REDACTED]' });
     expect(JSON.parse(String(root.attributes['obs.observation.output']))).toEqual(body);
-    const generation = byName(spans, 'answer');
+    const generation = spanNamed(spans, 'answer');
     expect(generation.parentSpanId).toBe(root.spanId);
     expect(generation.attributes['user.id']).toBe('user-7');
     expect(spans).toHaveLength(2);
@@ -82,17 +77,17 @@ describe('obsNitroPlugin()', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const text = await res.text();
     expect(text.match(/data: (\w+)/g)).toEqual(['data: one', 'data: two', 'data: three']);
-    const spans = await traceOf(res.headers.get('x-obs-trace-id')!, 2);
-    const root = byName(spans, 'GET /api/stream');
+    const spans = await traceWith(local.server, res.headers.get('x-obs-trace-id')!, 2);
+    const root = spanNamed(spans, 'GET /api/stream');
     expect(String(root.attributes['obs.observation.output'])).toBe(text);
-    expect(byName(spans, 'tokens').parentSpanId).toBe(root.spanId);
+    expect(spanNamed(spans, 'tokens').parentSpanId).toBe(root.spanId);
   });
 
   it("records a throwing handler's error on the root of its 500", async () => {
     const res = await fetch(`${app.url}/api/boom`);
     expect(res.status).toBe(500);
-    const spans = await traceOf(res.headers.get('x-obs-trace-id')!, 1);
-    const root = byName(spans, 'GET /api/boom');
+    const spans = await traceWith(local.server, res.headers.get('x-obs-trace-id')!, 1);
+    const root = spanNamed(spans, 'GET /api/boom');
     expect(root.attributes['obs.observation.level']).toBe('ERROR');
     expect(String(root.attributes['obs.observation.status_message'])).toContain('handler exploded');
   });
@@ -100,7 +95,7 @@ describe('obsNitroPlugin()', () => {
   it("traces a page render under Nuxt's renderer route", async () => {
     const res = await fetch(`${app.url}/`);
     expect(res.status).toBe(200);
-    const spans = await traceOf(res.headers.get('x-obs-trace-id')!, 1);
+    const spans = await traceWith(local.server, res.headers.get('x-obs-trace-id')!, 1);
     expect(spans.map((s) => s.name)).toEqual(['GET /**']);
   });
 });

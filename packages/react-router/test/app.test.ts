@@ -1,15 +1,23 @@
 /**
- * A real React Router 8 framework-mode app (test/app: `instrumentations = [obsInstrumentation()]`
- * in entry.server), built once by `react-router build` (Vite) and served by `react-router-serve`,
+ * A real React Router 8 framework-mode app (examples/react-router, the demo's app:
+ * `instrumentations = [obsInstrumentation()]` in entry.server), built once by `react-router build` (Vite) and served by `react-router-serve`,
  * read back from the local obs server: document and data requests, actions, a streamed resource
  * route, a failing loader and an unmatched path.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { DecodedSpan } from '@obs/local-server';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { appEnv, obsWarnings, type ServedApp, serveApp } from '../../../tests/support/framework-app.js';
+import {
+  appEnv,
+  obsWarnings,
+  type ServedApp,
+  serveApp,
+  spanNamed,
+  traceRootedAt,
+  traceWith,
+} from '../../../tests/support/framework-app.js';
 import { bundleCopies } from '../../../tests/support/bundle-copies.js';
 import { APP_DIR } from './global-setup.js';
 
@@ -17,7 +25,7 @@ const local = setupObsServer();
 let app: ServedApp;
 
 beforeAll(async () => {
-  const serve = join(APP_DIR, '../../../../node_modules/@react-router/serve/bin.cjs');
+  const serve = join(dirname(createRequire(join(APP_DIR, 'package.json')).resolve('@react-router/serve/package.json')), 'bin.cjs');
   app = await serveApp(
     (port) => [serve, 'build/server/index.js', String(port)],
     APP_DIR,
@@ -28,24 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
 });
-
-/** The spans of the trace whose root is `rootName`, once `count` arrived. */
-async function traceNamed(rootName: string, count: number): Promise<DecodedSpan[]> {
-  return local.server.waitFor(
-    () => {
-      const root = local.server.spans().find((s) => s.name === rootName && !s.parentSpanId);
-      const spans = root ? local.server.spansByTrace(root.traceId) : [];
-      return spans.length >= count ? spans : undefined;
-    },
-    { timeoutMs: 10_000 },
-  );
-}
-
-function byName(spans: DecodedSpan[], name: string): DecodedSpan {
-  const span = spans.find((s) => s.name === name);
-  if (!span) throw new Error(`no span "${name}" in ${spans.map((s) => s.name).join(', ')}`);
-  return span;
-}
 
 describe('react-router build', () => {
   it('builds with no warning from obs and one copy of @obs/core and @opentelemetry/api in the server bundle', () => {
@@ -64,20 +54,20 @@ describe('obsInstrumentation()', () => {
     const res = await fetch(`${app.url}/chat/42`, { headers: { 'x-user-id': 'user-7' } });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('You asked: hello 42');
-    const spans = await traceNamed('GET /chat/:id', 4);
-    const root = byName(spans, 'GET /chat/:id');
+    const spans = await traceRootedAt(local.server, 'GET /chat/:id', 4);
+    const root = spanNamed(spans, 'GET /chat/:id');
     expect(root.attributes).toMatchObject({
       'http.route': '/chat/:id',
       'url.path': '/chat/42',
       'http.response.status_code': 200,
       'user.id': 'user-7',
     });
-    const rootLoader = byName(spans, 'loader root');
-    const chatLoader = byName(spans, 'loader routes/chat');
+    const rootLoader = spanNamed(spans, 'loader root');
+    const chatLoader = spanNamed(spans, 'loader routes/chat');
     expect(rootLoader.parentSpanId).toBe(root.spanId);
     expect(chatLoader.parentSpanId).toBe(root.spanId);
     expect(JSON.parse(String(chatLoader.attributes['obs.observation.input']))).toEqual({ params: { id: '42' } });
-    const generation = byName(spans, 'answer');
+    const generation = spanNamed(spans, 'answer');
     expect(generation.attributes['obs.observation.type']).toBe('generation');
     expect(generation.parentSpanId).toBe(chatLoader.spanId);
     expect(generation.attributes['user.id']).toBe('user-7');
@@ -87,22 +77,22 @@ describe('obsInstrumentation()', () => {
   it('records an action as a child, its generation under the action, then the loaders', async () => {
     const res = await fetch(`${app.url}/chat/7`, { method: 'POST', body: new URLSearchParams({ message: 'hi there' }) });
     expect(res.status).toBe(200);
-    const spans = await traceNamed('POST /chat/:id', 6);
-    const root = byName(spans, 'POST /chat/:id');
+    const spans = await traceRootedAt(local.server, 'POST /chat/:id', 6);
+    const root = spanNamed(spans, 'POST /chat/:id');
     // React Router's instrumentations see no request body (read-only by design): the form is the generation's input.
     expect(root.attributes['obs.observation.input']).toBeUndefined();
-    const action = byName(spans, 'action routes/chat');
+    const action = spanNamed(spans, 'action routes/chat');
     expect(action.parentSpanId).toBe(root.spanId);
     const generations = spans.filter((s) => s.name === 'answer');
-    expect(generations.map((g) => g.parentSpanId).sort()).toEqual([action.spanId, byName(spans, 'loader routes/chat').spanId].sort());
+    expect(generations.map((g) => g.parentSpanId).sort()).toEqual([action.spanId, spanNamed(spans, 'loader routes/chat').spanId].sort());
     expect(generations.find((g) => g.parentSpanId === action.spanId)!.attributes['obs.observation.output']).toBe('You asked: hi there');
   });
 
   it('names a single-fetch data request (/chat/9.data) after its route, like the document request', async () => {
     const res = await fetch(`${app.url}/chat/9.data`);
     expect(res.status).toBe(200);
-    const spans = await traceNamed('GET /chat/:id', 3);
-    expect(byName(spans, 'GET /chat/:id').attributes['url.path']).toBe('/chat/9.data');
+    const spans = await traceRootedAt(local.server, 'GET /chat/:id', 3);
+    expect(spanNamed(spans, 'GET /chat/:id').attributes['url.path']).toBe('/chat/9.data');
     expect(spans.map((s) => s.name).sort()).toContain('loader routes/chat');
   });
 
@@ -110,12 +100,12 @@ describe('obsInstrumentation()', () => {
     const res = await fetch(`${app.url}/api/stream`);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(await res.text()).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
-    const spans = await traceNamed('GET /api/stream', 3);
-    const root = byName(spans, 'GET /api/stream');
+    const spans = await traceRootedAt(local.server, 'GET /api/stream', 3);
+    const root = spanNamed(spans, 'GET /api/stream');
     expect(root.attributes['http.response.status_code']).toBe(200);
     // The model's stream starts in the loader, as an AI SDK call does, and outlives it.
-    const generation = byName(spans, 'tokens');
-    expect(generation.parentSpanId).toBe(byName(spans, 'loader routes/stream').spanId);
+    const generation = spanNamed(spans, 'tokens');
+    expect(generation.parentSpanId).toBe(spanNamed(spans, 'loader routes/stream').spanId);
     expect(generation.attributes['obs.observation.output']).toBe('onetwothree');
     expect(spans).toHaveLength(3);
   });
@@ -123,11 +113,11 @@ describe('obsInstrumentation()', () => {
   it('marks a throwing loader as an error, and its request as the 500 it answered', async () => {
     const res = await fetch(`${app.url}/boom`);
     expect(res.status).toBe(500);
-    const spans = await traceNamed('GET /boom', 3);
-    const root = byName(spans, 'GET /boom');
+    const spans = await traceRootedAt(local.server, 'GET /boom', 3);
+    const root = spanNamed(spans, 'GET /boom');
     expect(root.attributes['http.response.status_code']).toBe(500);
     expect(root.attributes['obs.observation.level']).toBe('ERROR');
-    const loader = byName(spans, 'loader routes/boom');
+    const loader = spanNamed(spans, 'loader routes/boom');
     expect(loader.attributes['obs.observation.level']).toBe('ERROR');
     expect(String(loader.attributes['obs.observation.status_message'])).toContain('loader exploded');
   });
@@ -135,7 +125,7 @@ describe('obsInstrumentation()', () => {
   it('names a request no route matched <unmatched>', async () => {
     const res = await fetch(`${app.url}/no/such/page`);
     expect(res.status).toBe(404);
-    const spans = await traceNamed('GET <unmatched>', 1);
-    expect(byName(spans, 'GET <unmatched>').attributes['url.path']).toBe('/no/such/page');
+    const spans = await traceRootedAt(local.server, 'GET <unmatched>', 1);
+    expect(spanNamed(spans, 'GET <unmatched>').attributes['url.path']).toBe('/no/such/page');
   });
 });

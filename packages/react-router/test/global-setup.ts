@@ -2,23 +2,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { runNode } from '../../../tests/support/framework-app.js';
+import { buildOnce } from '../../../tests/support/framework-app.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    build: { log: string; ms: number };
-  }
-}
+/** The app the suite builds and serves: examples/react-router (the demo's app). */
+export const APP_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../examples/react-router');
 
-export const APP_DIR = join(dirname(fileURLToPath(import.meta.url)), 'app');
-const require = createRequire(join(APP_DIR, 'package.json'));
-
-/** One real `react-router build` (Vite: client and SSR bundles) of test/app for the whole suite. */
-export default async function setup(project: TestProject): Promise<void> {
-  const cli = join(dirname(require.resolve('@react-router/dev/package.json')), 'bin.cjs');
-  const start = performance.now();
-  const log = await runNode([cli, 'build'], APP_DIR);
-  const ms = Math.round(performance.now() - start);
-  project.provide('build', { log, ms });
-  console.log(`[react-router] test/app built in ${(ms / 1000).toFixed(1)} s`);
+/** One real `react-router build` (Vite: client and SSR bundles) for the whole suite. */
+export default function setup(project: TestProject): Promise<void> {
+  const cli = join(dirname(createRequire(join(APP_DIR, 'package.json')).resolve('@react-router/dev/package.json')), 'bin.cjs');
+  return buildOnce(project, 'react-router', APP_DIR, [cli, 'build']);
 }

@@ -10,7 +10,15 @@ import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bundleCopies } from '../../../tests/support/bundle-copies.js';
-import { appEnv, obsWarnings, type ServedApp, serveApp } from '../../../tests/support/framework-app.js';
+import {
+  appEnv,
+  obsWarnings,
+  type ServedApp,
+  serveApp,
+  spanNamed,
+  traceRootedAt,
+  traceWith,
+} from '../../../tests/support/framework-app.js';
 import { APP_DIR } from './global-setup.js';
 
 const local = setupObsServer();
@@ -23,24 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
 });
-
-/** The spans of the trace whose root is `rootName`, once `count` arrived. */
-async function traceNamed(rootName: string, count: number): Promise<DecodedSpan[]> {
-  return local.server.waitFor(
-    () => {
-      const root = local.server.spans().find((s) => s.name === rootName && !s.parentSpanId);
-      const spans = root ? local.server.spansByTrace(root.traceId) : [];
-      return spans.length >= count ? spans : undefined;
-    },
-    { timeoutMs: 10_000 },
-  );
-}
-
-function byName(spans: DecodedSpan[], name: string): DecodedSpan {
-  const span = spans.find((s) => s.name === name);
-  if (!span) throw new Error(`no span "${name}" in ${spans.map((s) => s.name).join(', ')}`);
-  return span;
-}
 
 /** Every span's parent is a span of the same trace, but for its one root. */
 function orphans(spans: DecodedSpan[]): string[] {
@@ -71,7 +61,7 @@ describe('obsHandle()', () => {
     const spans = await local.server.waitFor(() =>
       local.server.spansByTrace(traceId).some((s) => s.name === 'answer') ? local.server.spansByTrace(traceId) : undefined,
     );
-    const root = byName(spans, 'GET /chat/[id]');
+    const root = spanNamed(spans, 'GET /chat/[id]');
     expect(root.parentSpanId).toBeUndefined();
     expect(root.attributes).toMatchObject({
       'http.route': '/chat/[id]',
@@ -79,9 +69,9 @@ describe('obsHandle()', () => {
       'http.response.status_code': 200,
       'user.id': 'user-7',
     });
-    const load = byName(spans, 'sveltekit.load');
+    const load = spanNamed(spans, 'sveltekit.load');
     expect(load.attributes['sveltekit.load.node_id']).toContain('chat/[id]/+page.server');
-    const generation = byName(spans, 'answer');
+    const generation = spanNamed(spans, 'answer');
     expect(generation.parentSpanId).toBe(load.spanId);
     expect(generation.attributes['user.id']).toBe('user-7');
     expect(orphans(spans)).toEqual([]);
@@ -96,10 +86,10 @@ describe('obsHandle()', () => {
       body: new URLSearchParams({ message: 'hi there' }).toString(),
     });
     expect(res.status).toBe(200);
-    const spans = await traceNamed('POST /chat/[id]', 4);
-    const root = byName(spans, 'POST /chat/[id]');
+    const spans = await traceRootedAt(local.server, 'POST /chat/[id]', 4);
+    const root = spanNamed(spans, 'POST /chat/[id]');
     expect(JSON.parse(String(root.attributes['obs.observation.input']))).toEqual({ message: 'hi there' });
-    const action = byName(spans, 'sveltekit.form_action');
+    const action = spanNamed(spans, 'sveltekit.form_action');
     const generation = spans.find((s) => s.name === 'answer' && s.parentSpanId === action.spanId);
     expect(generation?.attributes['obs.observation.output']).toBe('You asked: hi there');
     expect(orphans(spans)).toEqual([]);
@@ -113,26 +103,26 @@ describe('obsHandle()', () => {
     });
     const body = await res.json();
     expect(body).toEqual({ answer: 'You asked: ping' });
-    const spans = await traceNamed('POST /api/chat', 3);
-    const root = byName(spans, 'POST /api/chat');
+    const spans = await traceRootedAt(local.server, 'POST /api/chat', 3);
+    const root = spanNamed(spans, 'POST /api/chat');
     expect(JSON.parse(String(root.attributes['obs.observation.input']))).toEqual({ message: 'ping' });
     expect(JSON.parse(String(root.attributes['obs.observation.output']))).toEqual(body);
-    expect(byName(spans, 'answer').parentSpanId).toBe(byName(spans, 'sveltekit.endpoint').spanId);
+    expect(spanNamed(spans, 'answer').parentSpanId).toBe(spanNamed(spans, 'sveltekit.endpoint').spanId);
   });
 
   it('streams server-sent events through, the root recording the reassembled text', async () => {
     const res = await fetch(`${app.url}/api/stream`);
     expect(await res.text()).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
-    const spans = await traceNamed('GET /api/stream', 3);
-    expect(byName(spans, 'GET /api/stream').attributes['obs.observation.output']).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
-    expect(byName(spans, 'tokens').attributes['obs.observation.output']).toBe('onetwothree');
+    const spans = await traceRootedAt(local.server, 'GET /api/stream', 3);
+    expect(spanNamed(spans, 'GET /api/stream').attributes['obs.observation.output']).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
+    expect(spanNamed(spans, 'tokens').attributes['obs.observation.output']).toBe('onetwothree');
   });
 
   it("records a throwing load's error through handleError on the request's root", async () => {
     const res = await fetch(`${app.url}/boom`);
     expect(res.status).toBe(500);
-    const spans = await traceNamed('GET /boom', 2);
-    const root = byName(spans, 'GET /boom');
+    const spans = await traceRootedAt(local.server, 'GET /boom', 2);
+    const root = spanNamed(spans, 'GET /boom');
     expect(root.attributes['obs.observation.level']).toBe('ERROR');
     expect(String(root.attributes['obs.observation.status_message'])).toContain('load exploded');
   });
@@ -140,7 +130,7 @@ describe('obsHandle()', () => {
   it('names a request no route matched <unmatched>, a 404 that is no error', async () => {
     const res = await fetch(`${app.url}/no/such/page`);
     expect(res.status).toBe(404);
-    const spans = await traceNamed('GET <unmatched>', 1);
-    expect(byName(spans, 'GET <unmatched>').attributes['obs.observation.level']).toBeUndefined();
+    const spans = await traceRootedAt(local.server, 'GET <unmatched>', 1);
+    expect(spanNamed(spans, 'GET <unmatched>').attributes['obs.observation.level']).toBeUndefined();
   });
 });

@@ -2,23 +2,12 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { runNode } from '../../../tests/support/framework-app.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    build: { log: string; ms: number };
-  }
-}
+import { buildOnce } from '../../../tests/support/framework-app.js';
 
 export const APP_DIR = join(dirname(fileURLToPath(import.meta.url)), 'app');
-const require = createRequire(join(APP_DIR, 'package.json'));
 
 /** One real `vite build` (SvelteKit with adapter-node: client, server and the Node.js server) of test/app for the whole suite. */
-export default async function setup(project: TestProject): Promise<void> {
-  const vite = join(dirname(require.resolve('vite/package.json')), 'bin/vite.js');
-  const start = performance.now();
-  const log = await runNode([vite, 'build'], APP_DIR);
-  const ms = Math.round(performance.now() - start);
-  project.provide('build', { log, ms });
-  console.log(`[sveltekit] test/app built in ${(ms / 1000).toFixed(1)} s`);
+export default function setup(project: TestProject): Promise<void> {
+  const vite = join(dirname(createRequire(join(APP_DIR, 'package.json')).resolve('vite/package.json')), 'bin/vite.js');
+  return buildOnce(project, 'sveltekit', APP_DIR, [vite, 'build']);
 }

@@ -1,3 +1,4 @@
+/** A loader that fails: its observation and the request's root are marked ERROR. */
 export function loader() {
   throw new Error('loader exploded');
 }
