@@ -9,15 +9,7 @@ import { join } from 'node:path';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bundleCopies } from '../../../tests/support/bundle-copies.js';
-import {
-  appEnv,
-  obsWarnings,
-  type ServedApp,
-  serveApp,
-  spanNamed,
-  traceRootedAt,
-  traceWith,
-} from '../../../tests/support/framework-app.js';
+import { appEnv, obsWarnings, type ServedApp, serveApp, spanNamed, traceWith } from '../../../tests/support/framework-app.js';
 import { APP_DIR } from './global-setup.js';
 
 const local = setupObsServer();

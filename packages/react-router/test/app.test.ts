@@ -9,15 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  appEnv,
-  obsWarnings,
-  type ServedApp,
-  serveApp,
-  spanNamed,
-  traceRootedAt,
-  traceWith,
-} from '../../../tests/support/framework-app.js';
+import { appEnv, obsWarnings, type ServedApp, serveApp, spanNamed, traceRootedAt } from '../../../tests/support/framework-app.js';
 import { bundleCopies } from '../../../tests/support/bundle-copies.js';
 import { APP_DIR } from './global-setup.js';
 

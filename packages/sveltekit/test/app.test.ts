@@ -10,15 +10,7 @@ import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bundleCopies } from '../../../tests/support/bundle-copies.js';
-import {
-  appEnv,
-  obsWarnings,
-  type ServedApp,
-  serveApp,
-  spanNamed,
-  traceRootedAt,
-  traceWith,
-} from '../../../tests/support/framework-app.js';
+import { appEnv, obsWarnings, type ServedApp, serveApp, spanNamed, traceRootedAt } from '../../../tests/support/framework-app.js';
 import { APP_DIR } from './global-setup.js';
 
 const local = setupObsServer();
