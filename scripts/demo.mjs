@@ -9,9 +9,9 @@ import { formatTrace, startObsServer } from '@obs/local-server';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const examples = (wanted.length ? wanted : ['express', 'fastify', 'hono', 'lambda', 'nest', 'next', 'experiment', 'mcp']).filter((name) =>
-  existsSync(join(root, 'examples', name, 'demo.mjs')),
-);
+const examples = (
+  wanted.length ? wanted : ['express', 'fastify', 'hono', 'lambda', 'nest', 'next', 'react-router', 'experiment', 'mcp']
+).filter((name) => existsSync(join(root, 'examples', name, 'demo.mjs')));
 
 const keep = process.argv.includes('--keep');
 // Port 3100 when it is free, so the viewer's address stays the same between runs.

@@ -10,7 +10,10 @@
  * app runs with the NodeSDK started before and after obs, against the same app without obs. Every
  * TypeScript example of every README is compiled in those apps under `strict` (a partial one with
  * the context declared in the README above it), so no README drifts from the API. publint and
- * @arethetypeswrong/cli check every tarball.
+ * @arethetypeswrong/cli check every tarball. The meta-framework adapters (`@obs/react-router`,
+ * `@obs/sveltekit`, `@obs/nuxt`) stop there, installed and type-checked: each is served from a
+ * real production build of its framework in its own suite, and three more framework builds from
+ * the tarballs would cost minutes for what those suites already run.
  *
  * The installs use their own npm cache (node_modules/.cache/obs-consumer-npm, no other npm process
  * writes there), retry once on a registry error, and skip with a message when the registry cannot
@@ -43,6 +46,9 @@ const PACKAGES: Record<string, string> = {
   '@obs/lambda': 'lambda',
   '@obs/nest': 'nest',
   '@obs/next': 'next',
+  '@obs/react-router': 'react-router',
+  '@obs/sveltekit': 'sveltekit',
+  '@obs/nuxt': 'nuxt',
   '@obs/langchain': 'langchain-callback',
   '@obs/openai': 'openai',
   '@obs/openai-agents': 'openai-agents',
@@ -227,9 +233,9 @@ beforeAll(async () => {
   }
 }, 600_000);
 
-// Removing the apps' node_modules (Next, Nest, LangChain, the Claude Code binary, Mastra, ...)
-// outlasted a 180 s hook on a busy machine; it proves nothing, so a detached `rm` does it after
-// the run.
+// Removing the apps' node_modules (Next, Nest, LangChain, the Claude Code binary, Mastra, SvelteKit
+// with Vite, ...) outlasted a 180 s hook on a busy machine; it proves nothing, so a detached `rm`
+// does it after the run.
 afterAll(() => {
   if (dir) spawn('rm', ['-rf', dir], { detached: true, stdio: 'ignore' }).unref();
 });

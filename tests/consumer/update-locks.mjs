@@ -12,9 +12,10 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const repoLock = JSON.parse(readFileSync(join(here, '..', '..', 'package-lock.json'), 'utf8')).packages;
 
-/** The version the repository's lockfile pins for `name` (hoisted, else under tests/). */
+/** The version the repository's lockfile pins for `name` (hoisted, else under tests/, else under a package). */
 function pinned(name) {
-  const version = repoLock[`node_modules/${name}`]?.version ?? repoLock[`tests/node_modules/${name}`]?.version;
+  const nested = Object.entries(repoLock).find(([path]) => path.startsWith('packages/') && path.endsWith(`/node_modules/${name}`))?.[1];
+  const version = repoLock[`node_modules/${name}`]?.version ?? repoLock[`tests/node_modules/${name}`]?.version ?? nested?.version;
   if (!version) throw new Error(`${name} is not in the repository's lockfile`);
   return version;
 }
@@ -57,6 +58,10 @@ const apps = {
         'next',
         'react',
         'react-dom',
+        // The meta-framework adapters' peers, for their README examples' types.
+        'react-router',
+        '@sveltejs/kit',
+        'h3',
       ].map((name) => [name, pinned(name)]),
     ),
   },

@@ -7,8 +7,14 @@
 // both reach in a third file). `/browser` is bundled on its own (it must never reach a Node.js built-in); the CLI imports the
 // root door. The .d.ts files stay as tsc wrote them: types and their paths do not change.
 // @opentelemetry/api (the peer), other packages and Node.js built-ins stay imports.
-import { writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// The same doors are built again for edge runtimes (package.json's `edge-light` and `workerd`
+// conditions: Next.js Edge routes, middleware and edge instrumentation, Vercel's edge functions,
+// Cloudflare Workers) as dist/edge/*.js over dist/chunks/obs-edge.js, with the modules that resolve
+// the app's packages from the file system (`EDGE_SWAPS`) replaced by their edge versions: the
+// AI SDK's presence and the app's package.json are found at run time on Node.js only, and an
+// edge bundle neither ships that code nor gets a bundler's warning about Node.js APIs in it.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLE_OPTIONS as COMMON, removeModuleFiles } from '../../../scripts/bundle-common.mjs';
@@ -18,6 +24,24 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 /** The Node.js doors (package.json `exports`) as tsc wrote them. */
 const DOORS = ['index.js', 'http/index.js', 'kit.js'];
+
+/** The edge doors, by the Node.js door they stand for. */
+const EDGE_DOORS = { 'index.js': 'edge/index.js', 'http/index.js': 'edge/http.js', 'kit.js': 'edge/kit.js' };
+/** Modules an edge bundle gets another version of (same exports, no Node.js resolution). */
+const EDGE_SWAPS = { 'setup/ai-sdk-telemetry.js': 'setup/ai-sdk-telemetry-edge.js' };
+
+/** esbuild plugin: the edge version of each module in `EDGE_SWAPS`. */
+const edgeSwaps = {
+  name: 'obs-edge-swaps',
+  setup(b) {
+    for (const [from, to] of Object.entries(EDGE_SWAPS)) {
+      const file = join(dist, from);
+      b.onLoad({ filter: new RegExp(`${from.replace(/[./]/g, (c) => `\\${c}`)}$`) }, (args) =>
+        args.path === file ? { contents: readFileSync(join(dist, to), 'utf8'), resolveDir: dirname(file), loader: 'js' } : undefined,
+      );
+    }
+  },
+};
 
 /** The names a door exports (export * resolved). */
 async function exportsOf(door) {
@@ -43,12 +67,26 @@ const node = await build({
   outfile: join(dist, 'chunks', 'obs.js'),
   metafile: true,
 });
+const edge = await build({
+  ...COMMON,
+  absWorkingDir: root,
+  entryPoints: [join(dist, 'obs.js')],
+  outfile: join(dist, 'chunks', 'obs-edge.js'),
+  metafile: true,
+  plugins: [edgeSwaps],
+});
 const shared = Object.values(node.metafile.outputs)[0].exports;
+const edgeShared = Object.values(edge.metafile.outputs)[0].exports;
+mkdirSync(join(dist, 'edge'), { recursive: true });
 for (const door of DOORS) {
-  const missing = names[door].filter((n) => !shared.includes(n));
+  const missing = names[door].filter((n) => !shared.includes(n) || !edgeShared.includes(n));
   if (missing.length > 0) throw new Error(`${door}: ${missing.join(', ')} exported by two doors as different bindings`);
-  const toChunk = relative(join(dist, door, '..'), join(dist, 'chunks', 'obs.js'));
-  writeFileSync(join(dist, door), `export { ${names[door].join(', ')} } from './${toChunk}';\n`);
+  const reexport = (file, chunk) => {
+    const toChunk = relative(join(dist, file, '..'), join(dist, 'chunks', chunk));
+    writeFileSync(join(dist, file), `export { ${names[door].join(', ')} } from './${toChunk}';\n`);
+  };
+  reexport(door, 'obs.js');
+  reexport(EDGE_DOORS[door], 'obs-edge.js');
 }
 const browser = await build({
   ...COMMON,
@@ -60,7 +98,8 @@ const browser = await build({
 });
 
 // Every other .js file tsc wrote is now inside a bundle; the CLI stays as it is (it imports ./index.js).
-const keep = new Set([...Object.keys(node.metafile.outputs), ...Object.keys(browser.metafile.outputs)].map((p) => join(root, p)));
-for (const f of [...DOORS, 'cli.js']) keep.add(join(dist, f));
+const outputs = [node, edge, browser].flatMap((r) => Object.keys(r.metafile.outputs));
+const keep = new Set(outputs.map((p) => join(root, p)));
+for (const f of [...DOORS, ...Object.values(EDGE_DOORS), 'cli.js']) keep.add(join(dist, f));
 const folded = removeModuleFiles(dist, keep);
-console.log(`@obs/core: chunks/obs.js and browser/index.js hold ${folded} module files`);
+console.log(`@obs/core: chunks/obs.js, chunks/obs-edge.js and browser/index.js hold ${folded} module files`);

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { obsWarnings } from '../../../tests/support/framework-app.js';
+import { nextBundleCopies } from '../../../tests/support/next-copies.js';
 import { askAiRoute, EXAMPLE_DIR, expectWholeTrace, nextEnv, startNext, waitForGenerationTrace } from './harness.js';
 
 const local = setupObsServer();
@@ -40,6 +42,20 @@ describe('next build', () => {
     const build = inject('nextBuild');
     expect(build.log).toMatch(/\/api\/chat\/\[id\]/);
     expect(build.requestsDuringBuild).toBe(0);
+  });
+
+  it('prints no warning from obs (Turbopack, the Edge route included)', () => {
+    expect(obsWarnings(inject('nextBuild').log)).toEqual([]);
+  });
+
+  it('puts at most one copy of @obs/core and of @opentelemetry/api in each server bundle, the Edge function included', () => {
+    const copies = nextBundleCopies(path.join(EXAMPLE_DIR, '.next'));
+    expect(copies['/app/api/chat/[id]/route.js']).toEqual({ core: 1, api: 1 });
+    expect(copies['edge /api/edge/route']).toEqual({ core: 1, api: 1 });
+    for (const [bundle, c] of Object.entries(copies)) {
+      expect(c.core, bundle).toBeLessThanOrEqual(1);
+      expect(c.api, bundle).toBeLessThanOrEqual(1);
+    }
   });
 });
 

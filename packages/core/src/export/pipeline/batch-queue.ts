@@ -259,7 +259,9 @@ export class BatchQueue {
 
 /**
  * Runs `fn` in the next turn of the event loop: `setImmediate` on Node.js; a zero timer elsewhere
- * (edge runtimes, where `setImmediate` may exist and throw when called).
+ * (edge runtimes, where `setImmediate` may exist and throw when called). Read from `globalThis`,
+ * not named: webpack's Edge build warns about every free `setImmediate` it finds.
  */
+const immediate = (globalThis as { setImmediate?: (fn: () => void) => unknown }).setImmediate;
 const nextTurn: (fn: () => void) => void =
-  isNodeRuntime() && typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0);
+  isNodeRuntime() && typeof immediate === 'function' ? (fn) => immediate(fn) : (fn) => setTimeout(fn, 0);

@@ -1,0 +1,26 @@
+import { observe } from '@obs/core';
+
+/** A model streaming its answer, started in the loader as an AI SDK call would be, read as the body streams. */
+const tokens = observe(
+  async function* tokens() {
+    for (const word of ['one', 'two', 'three']) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      yield word;
+    }
+  },
+  { name: 'tokens', asType: 'generation' },
+);
+
+/** A resource route streaming server-sent events, as a chat UI would read an answer. */
+export async function loader() {
+  const stream = tokens();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await stream.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(`data: ${value}\n\n`));
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}

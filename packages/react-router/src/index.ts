@@ -1,0 +1,15 @@
+/**
+ * `@obs/react-router`: one line to trace a React Router framework-mode app (7.9.5+ and 8) into obs,
+ * through React Router's own instrumentation API.
+ *
+ * @example
+ * ```ts
+ * // app/entry.server.tsx (React Router 8; on 7.9.5+ the export is `unstable_instrumentations`)
+ * import { obsInstrumentation } from '@obs/react-router';
+ * export const instrumentations = [obsInstrumentation()];
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { obsInstrumentation, UNMATCHED } from './instrumentation.js';
+export type { ObsReactRouterOptions, ObsRequestInfo } from './options.js';
