@@ -46,32 +46,6 @@ export interface DeliveryKind {
   drainBy?(deadline: number): () => void;
 }
 
-/** Shortest retry wait while a drain waits, in ms: near its deadline, attempts do not turn into a busy loop. */
-export const MIN_DRAIN_RETRY_MS = 100;
-
-/**
- * The deadlines of the drains waiting now, for a kind's retry waits: `cap(ms)` is `ms` or, while
- * a drain waits, at most half of what is left before the nearest deadline.
- */
-export class DrainDeadlines {
-  private readonly open: number[] = [];
-
-  /** A drain waits until `deadline`; the returned function says it is over. */
-  add(deadline: number): () => void {
-    this.open.push(deadline);
-    return () => {
-      const at = this.open.indexOf(deadline);
-      if (at !== -1) this.open.splice(at, 1);
-    };
-  }
-
-  cap(ms: number, now = Date.now()): number {
-    if (this.open.length === 0) return ms;
-    const left = Math.min(...this.open) - now;
-    return Math.min(ms, Math.max(MIN_DRAIN_RETRY_MS, left / 2));
-  }
-}
-
 /** A kind with nothing to deliver (a client that is not configured, media not uploaded): nothing to wait for. */
 export function nothingToDeliver(unit: string): DeliveryKind {
   const none = { unsent: 0, inFlight: 0 };

@@ -9,6 +9,7 @@
 import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
 import { isNodeRuntime, nodeBuiltin } from '../util/runtime.js';
 import { ANSWER_TEXT_MAX, fetchPost, fetchSend, keepsText, type Post, type PostResult } from './post.js';
+import { unref } from '../util/unref.js';
 
 /** `node:http` on Node.js unless `doFetch` is given; `fetch` elsewhere. */
 export function httpPost(url: string, headers: Record<string, string>, doFetch?: typeof fetch): Post {
@@ -148,13 +149,12 @@ function requestOnce(mod: HttpModule, agent: Agent, o: OnceOptions): Promise<Pos
     req.on('error', settle);
     // A request in flight must not hold the process open: the exit flush, which a script
     // reaches once its own work is done, waits for it within its deadline instead.
-    req.on('socket', (socket) => socket.unref());
+    req.on('socket', (socket) => unref(socket));
     const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     req.on('close', () => signal.removeEventListener('abort', onAbort));
-    timer = setTimeout(() => req.destroy(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
-    (timer as { unref?: () => void }).unref?.();
+    timer = unref(setTimeout(() => req.destroy(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs));
     req.end(body);
   });
 }

@@ -1,7 +1,9 @@
 /**
- * What one attempt to send a batch came to, decided in one place for every kind (spans, scores,
- * media): delivered, worth a retry (an outage), too large (split it), or refused for good (a
- * permanent error: never retried, so it fails fast instead of holding a flush for a minute).
+ * What one attempt came to, decided in one place for every kind (spans, scores, media, API
+ * calls): delivered, worth a retry (an outage), too large (split it), or refused for good (a
+ * permanent error: never retried, so it fails fast instead of holding a flush for a minute). What
+ * is delivered in the background (`answerOutcome`, `failureOutcome`) and an API call, whose
+ * caller hears the answer (`callOutcome`), read a few answers apart.
  */
 import { isRetryableStatus, parseRetryAfter } from '../util/retry.js';
 import type { PostResult } from './post.js';
@@ -41,6 +43,23 @@ export function answerOutcome(res: PostResult, keysHint: string): SendOutcome {
   if (res.status === 404) return { kind: 'refused', reason: NOT_FOUND_REASON };
   if (isRetryableStatus(res.status)) return { kind: 'retry', reason: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.retryAfter) };
   return { kind: 'refused', reason: `the server refused them (HTTP ${res.status}: ${text})` };
+}
+
+/**
+ * What an attempt of an API call means: a 2xx is delivered; 408, 429 and 5xx are retried (after
+ * `Retry-After`); any other answer is the caller's, 401 included (a call is not an outage that
+ * rotated keys may end); a request without an answer is retried unless `final` (its own timeout,
+ * its caller's abort).
+ */
+export function callOutcome(tried: { answer?: PostResult; error?: unknown }, final: boolean): SendOutcome {
+  const res = tried.answer;
+  if (res === undefined) {
+    const reason = networkReason(tried.error);
+    return final ? { kind: 'refused', reason } : { kind: 'retry', reason };
+  }
+  if (res.status >= 200 && res.status < 300) return { kind: 'delivered' };
+  if (isRetryableStatus(res.status)) return { kind: 'retry', reason: `HTTP ${res.status}`, retryAfterMs: parseRetryAfter(res.retryAfter) };
+  return { kind: 'refused', reason: `HTTP ${res.status}` };
 }
 
 /** `ECONNREFUSED`, `timeout (...)`, ...: the short reason of a failed request. */

@@ -3,6 +3,7 @@
  * `fetch` transport (edge runtimes, browsers, a `fetch` given in the options). Free of Node.js
  * built-ins, so the browser build can use it; `node-post.ts` has the `node:http` one.
  */
+import { unref } from '../util/unref.js';
 
 /** What the delivery queue needs of an answer. */
 export interface PostResult {
@@ -53,8 +54,7 @@ function withTimeout(signal: AbortSignal, timeoutMs: number): AbortSignal {
     return AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
   }
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
-  (timer as { unref?: () => void }).unref?.();
+  unref(setTimeout(() => controller.abort(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs));
   signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
   return controller.signal;
 }

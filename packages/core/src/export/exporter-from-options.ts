@@ -12,7 +12,7 @@ import { readEnv } from '../config/env.js';
 import { logger } from '../util/logger.js';
 import { numberOption, secondsToTimerMs } from '../config/numeric-option.js';
 import { resolveCompression } from './otlp/compression.js';
-import { DEFAULT_DELIVERY_LIMITS } from '../delivery/delivery-queue.js';
+import { DEFAULT_DELIVERY_LIMITS } from '../delivery/sender.js';
 import { ObsOtlpExporter } from './otlp/otlp-exporter.js';
 import type { ObsSpanProcessorOptions } from './options.js';
 

@@ -86,7 +86,7 @@ export class ObsSpanProcessor implements SpanProcessor {
     this.exporter = options.exporter ?? exporterFromOptions(options, () => this.batches?.length ?? 0, settings);
     const uploads = this.exporter ? mediaUploadsFromOptions(options, settings) : undefined;
     if (this.exporter) this.batches = new BatchQueue(this.exporter, batching, exportSteps(new SpanMedia(uploads), this.gate));
-    this.mediaDelivery = uploads ?? nothingToDeliver('media');
+    this.mediaDelivery = uploads?.delivery ?? nothingToDeliver('media');
     this.delivery = spanDelivery(this.batches, this.exporter, this.mediaDelivery);
   }
 

@@ -22,6 +22,7 @@ import { RequestCapture } from './request-capture.js';
 import { holdFlushUntil } from '../util/flush-barrier.js';
 import type { ObsRequestHandle } from './request-handle.js';
 import { isClientErrorStatus } from './status-rule.js';
+import { unref } from '../util/unref.js';
 
 /** What a request's context sets: the root as the active span, inside obs work, the late attributes box. */
 const REQUEST_KEYS = [SPAN_KEY, IN_OBS_TRACE_KEY, LATE_ATTRIBUTES_KEY] as const;
@@ -290,8 +291,7 @@ export class RequestObservation<Req = any, Res = any> {
     // end waits for it, briefly (the response has already gone; only the span waits).
     let timer: ReturnType<typeof setTimeout> | undefined;
     const limit = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, IDENTIFY_WAIT_MS);
-      (timer as { unref?: () => void }).unref?.();
+      timer = unref(setTimeout(resolve, IDENTIFY_WAIT_MS));
     });
     const ending = Promise.race([pending, limit]).then(() => {
       clearTimeout(timer);

@@ -1,3 +1,9 @@
+/**
+ * Backoff and `Retry-After` arithmetic: which statuses are worth another attempt, how long a
+ * server asks to wait, and exponential backoff with jitter. The policy that uses them, for
+ * everything obs sends, is `delivery/retry-policy.ts`.
+ */
+
 /** Exponential backoff settings; tests shorten them. */
 export interface BackoffOptions {
   /** Wait before the first retry, in ms (doubled each retry). */
@@ -33,27 +39,4 @@ export function backoffDelay(attempt: number, options: BackoffOptions = {}): num
   const max = options.maxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs;
   const exp = Math.min(max, initial * 2 ** attempt);
   return exp / 2 + Math.random() * (exp / 2);
-}
-
-/**
- * Resolves after `ms`, or rejects when `signal` aborts. The timer is deliberately not
- * `unref()`ed: a retry wait belongs to work someone awaits (a flush), and letting the process
- * exit under it would lose data.
- */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

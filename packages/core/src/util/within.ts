@@ -1,4 +1,5 @@
 /** Waiting for something, but not for ever. */
+import { unref } from './unref.js';
 
 /**
  * Settles when `work` does, or after `ms` at the latest (undefined then); never rejects. Its
@@ -7,8 +8,7 @@
 export async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-    (timer as { unref?: () => void }).unref?.();
+    timer = unref(setTimeout(() => resolve(undefined), ms));
   });
   try {
     return await Promise.race([work.catch(() => undefined), late]);

@@ -6,7 +6,7 @@
  * exporter's tests against the local server (delivery.test.ts, faults/).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DELIVERY_LIMITS, DeliveryQueue, type DeliveryTransport } from '../../src/delivery/delivery-queue.js';
+import { DEFAULT_DELIVERY_LIMITS, Sender, type Batches, type DeliveryLimits } from '../../src/delivery/sender.js';
 import { captureLogs, restoreLogger } from '../support/server.js';
 
 /** A body of `n` bytes standing for `n` encoded spans. */
@@ -17,7 +17,7 @@ function transport(packMs: (size: number) => number) {
   const sent: number[] = [];
   let packing = 0;
   let mostPacking = 0;
-  const t: DeliveryTransport = {
+  const t: Batches = {
     async pack(encoded) {
       mostPacking = Math.max(mostPacking, ++packing);
       await sleep(packMs(encoded.length));
@@ -25,20 +25,23 @@ function transport(packMs: (size: number) => number) {
       return encoded.subarray(0, 1);
     },
     split: async () => [],
-    async send(_body, count) {
+    send: async () => ({ status: 200, text: '', retryAfter: null }),
+    read(_tried, outcome, count) {
       sent.push(count);
-      return { kind: 'delivered' };
+      return outcome;
     },
-    abortAll() {},
   };
   return { t, sent, mostPacking: () => mostPacking };
 }
 
-describe('DeliveryQueue preparation', () => {
+/** A sender of batches over `t`, as the span exporter makes one. */
+const sender = (t: Batches, limits?: DeliveryLimits) => new Sender({ unit: 'spans', target: 'test', keysHint: 'keys', limits, batches: t });
+
+describe('a sender of batches: preparation', () => {
   it('packs one batch at a time and sends batches in the order they came, even when a later one packs faster', async () => {
     // The 100-span batch packs slowly, the others at once.
     const { t, sent, mostPacking } = transport((size) => (size === 100 ? 40 : 0));
-    const queue = new DeliveryQueue(t, { unit: 'spans', target: 'test' });
+    const queue = sender(t);
     const answered: number[] = [];
     for (const n of [100, 1, 2]) queue.enqueue(n, body(n), () => answered.push(n));
     // Until packed, the spans count as buffered, so a flush waits for them.
@@ -62,7 +65,7 @@ describe('DeliveryQueue preparation', () => {
     };
     const logs = captureLogs();
     try {
-      const queue = new DeliveryQueue(t, { unit: 'spans', target: 'test' });
+      const queue = sender(t);
       const answers: [number, boolean][] = [];
       for (const n of [3, 4]) queue.enqueue(n, body(n), (ok) => answers.push([n, ok]));
       await queue.whenIdle();
@@ -84,7 +87,7 @@ describe('DeliveryQueue preparation', () => {
     const logs = captureLogs();
     try {
       // Encoded size = span count here, so 250 bytes hold two batches of 100.
-      const queue = new DeliveryQueue(t, { unit: 'spans', target: 'test', limits: { ...DEFAULT_DELIVERY_LIMITS, maxBufferBytes: 250 } });
+      const queue = sender(t, { ...DEFAULT_DELIVERY_LIMITS, maxBufferBytes: 250 });
       const answers: boolean[] = [];
       for (let i = 0; i < 3; i++) queue.enqueue(100, body(100), (ok) => answers.push(ok));
       await queue.whenIdle();

@@ -1,24 +1,18 @@
 /**
  * Scores on their way to `POST /api/public/scores`: batched by `flushAt`/`flushInterval` (a burst
- * made in one tick goes in one request of at most 100), then held and sent by a `DeliveryQueue`,
- * as spans are (backoff and budget, one probe during an outage, permanent errors dropped at once,
- * counted losses, nothing that keeps the process alive). A drain sees it as the `scores` kind.
- * Free of Node built-ins (the browser client uses it with `fetch`).
+ * made in one tick goes in one request of at most 100), then held and sent by a `Sender` of
+ * batches, as spans are (backoff and budget, one probe during an outage, permanent errors dropped
+ * at once, counted losses, nothing that keeps the process alive). A drain sees it as the `scores`
+ * kind. Free of Node built-ins (the browser client uses it with `fetch`).
  */
 import { logger } from '../../util/logger.js';
-import {
-  DEFAULT_DELIVERY_LIMITS,
-  DeliveryQueue,
-  deliveryLimits,
-  type DeliveryLimits,
-  type RequestPart,
-} from '../../delivery/delivery-queue.js';
+import { unref } from '../../util/unref.js';
 import type { DeliveryKind, Leftover } from '../../delivery/drain.js';
-import { answerOutcome, failureOutcome, networkReason, type SendOutcome } from '../../delivery/outcome.js';
+import { networkReason, type SendOutcome } from '../../delivery/outcome.js';
 import type { Post, PostResult } from '../../delivery/post.js';
+import { DEFAULT_DELIVERY_LIMITS, Sender, deliveryLimits, type DeliveryLimits, type RequestPart, type Tried } from '../../delivery/sender.js';
 import type { CreateScoreRequest } from '../api/types.js';
 import { summarize } from '../util/describe.js';
-import { unrefTimer } from '../util/timers.js';
 
 /** Scores per request to `POST /api/public/scores` (contract 8). */
 export const MAX_SCORE_BATCH_SIZE = 100;
@@ -44,7 +38,6 @@ export interface ScoreQueueOptions {
 }
 
 interface Pending {
-  seq: number;
   score: CreateScoreRequest;
   resolve: () => void;
 }
@@ -52,41 +45,35 @@ interface Pending {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A bounded queue of checked scores; every line about a lost score is written by its delivery queue. */
+/** A bounded queue of checked scores; every line about a lost score is written by its sender's outage log. */
 export class ScoreQueue implements DeliveryKind {
   readonly unit = 'scores';
-  /** Scores not handed over yet, in order. */
+  private readonly sender: Sender;
+  /**
+   * Scores not handed over yet, in order. Every hand-over takes them all (a flush, the timer,
+   * `flushAt`), so they are also the scores queued since the last one.
+   */
   private waiting: Pending[] = [];
-  private seq = 0;
-  /** Scores with `seq <= drainUntil` are due: a flush, the timer or `flushAt` asked for them. */
-  private drainUntil = 0;
-  private drainScheduled = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the waiting scores are handed over: at the end of this tick, or when the interval's timer ends. */
+  private next: 'tick' | ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private droppedWhileFull = 0;
-  private readonly delivery: DeliveryQueue;
-  /**
-   * One controller per request in flight, made with the request: on Cloudflare Workers a signal
-   * is bound to the request whose code created it (as in the span exporter).
-   */
-  private readonly inFlight = new Set<AbortController>();
-  /** Whether the server has answered once (a name that stops resolving later is an outage). */
-  private reached = false;
 
   constructor(private readonly options: ScoreQueueOptions) {
-    const limits = deliveryLimits(options.limits, { ...DEFAULT_DELIVERY_LIMITS, maxBufferItems: options.maxQueueSize });
-    this.delivery = new DeliveryQueue(
-      {
+    this.sender = new Sender({
+      unit: 'scores',
+      target: options.target,
+      keysHint: 'the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY',
+      limits: deliveryLimits(options.limits, { ...DEFAULT_DELIVERY_LIMITS, maxBufferItems: options.maxQueueSize }),
+      reportEveryMs: options.reportEveryMs,
+      waiting: () => this.waiting.length,
+      batches: {
         pack: async (body) => body,
         split: async (body) => splitScores(body),
-        send: (body, count) => this.send(body, count),
-        abortAll: () => {
-          for (const controller of this.inFlight) controller.abort(new Error('the drain ran out of time'));
-          this.inFlight.clear();
-        },
+        send: (body, signal) => options.post(body, options.timeoutMs, signal),
+        read: (tried, outcome, count) => readAnswer(tried, outcome, count),
       },
-      { unit: 'scores', target: options.target, limits, reportEveryMs: options.reportEveryMs, waiting: () => this.waiting.length },
-    );
+    });
   }
 
   /**
@@ -94,54 +81,52 @@ export class ScoreQueue implements DeliveryKind {
    * answered its batch (or at once when it is dropped); never rejects.
    */
   enqueue(score: CreateScoreRequest): Promise<void> {
-    if (this.waiting.length + this.delivery.pendingItems >= this.options.maxQueueSize) {
+    if (this.waiting.length + this.sender.pending() >= this.options.maxQueueSize) {
       if (this.droppedWhileFull++ === 0) {
         logger.error(`Obs score queue is full (${this.options.maxQueueSize} scores waiting): dropping new scores until it drains`);
       }
       return Promise.resolve();
     }
     return new Promise<void>((resolve) => {
-      this.waiting.push({ seq: ++this.seq, score: { ...score, timestamp: new Date().toISOString() }, resolve });
-      if (this.closed || this.seq - this.drainUntil >= this.options.flushAt) this.scheduleDrain();
+      this.waiting.push({ score: { ...score, timestamp: new Date().toISOString() }, resolve });
+      if (this.closed || this.waiting.length >= this.options.flushAt) this.handOverAtTickEnd();
       else this.armTimer();
     });
   }
 
   /** Hands every waiting score over and resolves once they are all answered (unbounded: drains bound it). */
   async settled(): Promise<void> {
-    this.drainUntil = this.seq;
-    this.pump();
-    await this.delivery.whenIdle();
+    this.handOver();
+    await this.sender.whenIdle();
   }
 
   pending(): number {
-    return this.waiting.length + this.delivery.pendingItems;
+    return this.waiting.length + this.sender.pending();
   }
 
   lastTry(): void {
-    this.delivery.lastTry();
-    this.drainUntil = this.seq;
-    this.pump();
+    this.sender.lastTry();
+    this.handOver();
   }
 
   endLastTry(): Leftover {
-    return this.delivery.endLastTry();
+    return this.sender.endLastTry();
   }
 
   abandon(): Leftover {
     this.clearTimer();
     const unsent = this.waiting.length;
     for (const p of this.waiting.splice(0)) p.resolve();
-    const left = this.delivery.abandon();
+    const left = this.sender.abandon();
     return { ...left, unsent: left.unsent + unsent };
   }
 
   settle(final: boolean): void {
-    this.delivery.settle(final);
+    this.sender.settle(final);
   }
 
   drainBy(deadline: number): () => void {
-    return this.delivery.drainBy(deadline);
+    return this.sender.drainBy(deadline);
   }
 
   /** Stops the timer: scores queued later are sent at the end of their tick. */
@@ -150,39 +135,39 @@ export class ScoreQueue implements DeliveryKind {
     this.clearTimer();
   }
 
-  /** Coalesces a burst of synchronous `enqueue` calls into one drain (250 scores: 3 requests). */
-  private scheduleDrain(): void {
-    if (this.drainScheduled) return;
-    this.drainScheduled = true;
+  /** Coalesces a burst of synchronous `enqueue` calls into one hand-over (250 scores: 3 requests). */
+  private handOverAtTickEnd(): void {
+    if (this.next === 'tick') return;
+    this.clearTimer();
+    this.next = 'tick';
     queueMicrotask(() => {
-      this.drainScheduled = false;
-      this.drainUntil = this.seq;
-      this.pump();
+      this.next = undefined;
+      this.handOver();
     });
   }
 
   private armTimer(): void {
-    if (this.timer !== undefined || this.closed) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.drainUntil = this.seq;
-      this.pump();
-    }, this.options.flushIntervalMs);
+    if (this.next !== undefined || this.closed) return;
     // An idle score queue must never keep a process alive.
-    unrefTimer(this.timer);
+    this.next = unref(
+      setTimeout(() => {
+        this.next = undefined;
+        this.handOver();
+      }, this.options.flushIntervalMs),
+    );
   }
 
   private clearTimer(): void {
-    if (this.timer === undefined) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.next === undefined || this.next === 'tick') return;
+    clearTimeout(this.next);
+    this.next = undefined;
   }
 
-  /** Hands the due scores to the delivery queue in batches of at most 100. */
-  private pump(): void {
-    while (this.waiting.length > 0 && this.waiting[0]!.seq <= this.drainUntil) {
+  /** Hands every waiting score to the sender, in batches of at most 100. */
+  private handOver(): void {
+    while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, MAX_SCORE_BATCH_SIZE);
-      this.delivery.enqueue(
+      this.sender.enqueue(
         batch.length,
         () => encoder.encode(JSON.stringify(batch.map((p) => p.score))),
         () => {
@@ -192,44 +177,35 @@ export class ScoreQueue implements DeliveryKind {
       );
     }
     this.sayDroppedWhileFull();
-    if (this.waiting.length === 0) this.clearTimer();
-    else this.armTimer();
+    this.clearTimer();
   }
 
   /** Once there is room again: how many scores the full queue turned away. */
   private sayDroppedWhileFull(): void {
-    if (this.droppedWhileFull > 0 && this.waiting.length + this.delivery.pendingItems < this.options.maxQueueSize) {
+    if (this.droppedWhileFull > 0 && this.waiting.length + this.sender.pending() < this.options.maxQueueSize) {
       logger.error(`Obs dropped ${this.droppedWhileFull} scores because the score queue was full`);
       this.droppedWhileFull = 0;
     }
   }
+}
 
-  /** One POST of a batch: a 207 says which scores were rejected (one line, not retried). */
-  private async send(body: Uint8Array, count: number): Promise<SendOutcome> {
-    let res: PostResult;
-    const controller = new AbortController();
-    this.inFlight.add(controller);
-    try {
-      res = await this.options.post(body, this.options.timeoutMs, controller.signal);
-    } catch (err) {
-      logger.debug(`sent ${count} scores: ${networkReason(err)}`);
-      return failureOutcome(err, this.reached);
-    } finally {
-      this.inFlight.delete(controller);
-    }
-    this.reached = true;
-    const outcome = answerOutcome(res, 'the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY');
-    if (outcome.kind !== 'delivered') {
-      logger.debug(`sent ${count} scores: HTTP ${res.status}`);
-      return outcome;
-    }
-    const partial = partialResult(res);
-    logger.debug(`sent ${count} scores: ${partial ? `HTTP 207, ${count - partial.rejected} of ${count} accepted` : 'accepted'}`);
-    if (partial && partial.rejected > 0) {
-      logger.error(`Obs rejected ${partial.rejected} of ${count} scores in batch: ${summarize(partial.errors, 2000)}`);
-    }
+/** One answer to a batch, as the debug line says it: a 207 says which scores were rejected (one line, not retried). */
+function readAnswer(tried: Tried, outcome: SendOutcome, count: number): SendOutcome {
+  const res = tried.answer;
+  if (!res) {
+    logger.debug(`sent ${count} scores: ${networkReason(tried.error)}`);
     return outcome;
   }
+  if (outcome.kind !== 'delivered') {
+    logger.debug(`sent ${count} scores: HTTP ${res.status}`);
+    return outcome;
+  }
+  const partial = partialResult(res);
+  logger.debug(`sent ${count} scores: ${partial ? `HTTP 207, ${count - partial.rejected} of ${count} accepted` : 'accepted'}`);
+  if (partial && partial.rejected > 0) {
+    logger.error(`Obs rejected ${partial.rejected} of ${count} scores in batch: ${summarize(partial.errors, 2000)}`);
+  }
+  return outcome;
 }
 
 /** The `{ rejected, errors }` of a 207 answer, if it is one. */

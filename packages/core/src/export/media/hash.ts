@@ -10,6 +10,7 @@
 import { bytesToBase64 } from '../../util/base64.js';
 import { logger } from '../../util/logger.js';
 import { isNodeRuntime } from '../../util/runtime.js';
+import { unref } from '../../util/unref.js';
 
 /** Smallest medium hashed on the worker thread. */
 export const OFF_LOOP_MIN_BYTES = 1024 * 1024;
@@ -113,7 +114,7 @@ class HashWorker {
     worker.on('error', fail);
     worker.on('exit', fail);
     // After the listeners: adding a message listener refs the worker again.
-    worker.unref();
+    unref(worker);
   }
 
   hash(buffer: ArrayBuffer): Promise<HashedBytes> {

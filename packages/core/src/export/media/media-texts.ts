@@ -8,6 +8,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { CapturedBinary } from '../../tracing/media-capture.js';
 import { type MediaSpot, inTextOrder, scanMedia } from './find-media.js';
+import { unref } from '../../util/unref.js';
 
 /** Longest turn of the event loop the media step takes at a time, in ms. */
 export const SLICE_MS = 8;
@@ -39,10 +40,7 @@ export class Turns {
 
   /** Resolves in a later turn of the event loop (a timer that keeps nothing alive). */
   async next(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 0);
-      (timer as { unref?: () => void }).unref?.();
-    });
+    await new Promise<void>((resolve) => unref(setTimeout(resolve, 0)));
     this.started = Date.now();
   }
 }

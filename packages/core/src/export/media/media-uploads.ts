@@ -4,20 +4,17 @@
  * knows it: it answers the same id for the same bytes, and links it to the observation), then,
  * when the server asks for the bytes (`uploadUrl`), an upload (`PUT`) and a report (`PATCH`).
  * Bytes the server holds are not asked for again, and bytes being uploaded are never uploaded
- * twice at once: the same image in a second observation makes no second PUT. Asks and uploads are bounded in
- * concurrency and in bytes held; each is retried a few times, never for ever; a failure is
- * counted in the outage log (unit `media`). As a delivery kind, a flush or shutdown waits for
- * the uploads within its one deadline.
+ * twice at once: the same image in a second observation makes no second PUT. That protocol and
+ * that dedupe are all this file holds: every request goes through a `Sender` of requests
+ * (`delivery/sender.ts`), which bounds asks and uploads in flight (lanes) and the bytes held,
+ * retries each request a few times, never for ever, and is the delivery kind a flush or shutdown
+ * waits for within its one deadline; a failure is counted in its outage log (unit `media`).
  */
-import { DrainDeadlines, type DeliveryKind, type Leftover } from '../../delivery/drain.js';
 import type { Send } from '../../delivery/node-post.js';
-import type { PostResult } from '../../delivery/post.js';
-import { answerOutcome, failureOutcome, type SendOutcome } from '../../delivery/outcome.js';
-import { OutageLog } from '../../delivery/outage-log.js';
+import type { SendOutcome } from '../../delivery/outcome.js';
+import { Sender, type Tried } from '../../delivery/sender.js';
 import { logger } from '../../util/logger.js';
-import { backoffDelay } from '../../util/retry.js';
 import { MAX_MEDIA_BYTES } from '../../util/serialize.js';
-import { Slots } from '../../util/slots.js';
 
 export { MAX_MEDIA_BYTES };
 
@@ -73,6 +70,8 @@ export interface MediaAsk {
 
 /** Attempts per request (ask, upload, report) while no last try is under way. */
 const ATTEMPTS = 3;
+/** Default most bytes held for asks and uploads not done yet. */
+const MAX_HELD_BYTES = 128 * 1024 * 1024;
 /**
  * Most asks in flight at once: small JSON requests on keep-alive sockets; a burst of 300 images at
  * a server answering in 200 ms is asked for in about 4 s.
@@ -81,12 +80,6 @@ export const MAX_CONCURRENT_ASKS = 16;
 /** A media id is one path segment of the report's URL: unreserved characters, not `.` or `..`. */
 const MEDIA_ID = /^(?!\.{1,2}$)[\w.~-]{1,200}$/;
 const KEYS_HINT = 'the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY';
-
-/** When an ask's turn comes: whether it is still wanted, and what to call as it leaves. */
-interface AskTurn {
-  wanted(): boolean;
-  leave(): void;
-}
 
 /** Whether `value` is an absolute http(s) URL (an upload URL of another scheme is never followed). */
 function isHttpUrl(value: unknown): value is string {
@@ -106,43 +99,35 @@ function describeValue(value: unknown): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}...` : text);
 }
 
-export class MediaUploads implements DeliveryKind {
-  readonly unit = 'media';
-  readonly quiet = true;
-  private readonly askUrl: string;
-  private readonly outage: OutageLog;
-  private readonly asks = new Slots(MAX_CONCURRENT_ASKS);
-  private readonly uploads: Slots;
-  private readonly maxHeldBytes: number;
+export class MediaUploads {
+  /** Every request of the protocol, and the media held meanwhile: what a drain waits for. */
+  readonly delivery: Sender;
   /** Uploads under way, by content: each says whether its bytes arrived. */
   private readonly uploading = new Map<string, Promise<boolean>>();
-  /** Everything under way, for `settled`. */
-  private readonly work = new Set<Promise<unknown>>();
-  /** Media not done yet (asked, uploading, reporting). */
-  private inProgress = 0;
-  /** Bytes held for media not done yet, each medium counted once however many asks share it. */
-  private heldBytes = 0;
-  /**
-   * One abort controller per request (on Cloudflare Workers a signal belongs to the request that
-   * made it), and the retry waits under way: what `abandon` stops.
-   */
-  private readonly inFlight = new Set<AbortController>();
-  private readonly waits = new Set<() => void>();
-  /** The drains waiting for the uploads: retry waits leave room for an attempt before their deadlines. */
-  private readonly drains = new DrainDeadlines();
-  /** The exit flush: no retries, losses counted for its line. */
-  private finalTry = false;
-  private lostInFinalTry = 0;
-  /** Whether the server ever answered (a host name that stops resolving then is an outage, not a typo). */
-  private reached = false;
-  /** After `abandon`: losses are said by the drain's line, not again here. */
-  private abandoned = false;
 
   constructor(private readonly options: MediaUploadsOptions) {
-    this.askUrl = `${options.baseUrl}/api/public/media`;
-    this.uploads = new Slots(options.maxConcurrentUploads ?? 4);
-    this.maxHeldBytes = options.maxHeldBytes ?? 128 * 1024 * 1024;
-    this.outage = new OutageLog(this.askUrl, { buffered: () => this.inProgress }, { unit: 'media', reportEveryMs: options.reportEveryMs });
+    this.delivery = new Sender({
+      unit: 'media',
+      quiet: true,
+      target: this.askUrl,
+      keysHint: KEYS_HINT,
+      // Held bytes are the buffer's bound; a request of its own is tried `ATTEMPTS` times.
+      limits: {
+        maxBufferBytes: options.maxHeldBytes ?? MAX_HELD_BYTES,
+        maxBufferItems: Number.POSITIVE_INFINITY,
+        maxAttempts: ATTEMPTS,
+        retryBudgetMs: Number.POSITIVE_INFINITY,
+        backoffMs: options.backoffMs ?? 200,
+        maxBackoffMs: 2_000,
+      },
+      lanes: { ask: MAX_CONCURRENT_ASKS, upload: options.maxConcurrentUploads ?? 4 },
+      reportEveryMs: options.reportEveryMs,
+      retriedForMs: ATTEMPTS * options.timeoutMs,
+    });
+  }
+
+  private get askUrl(): string {
+    return `${this.options.baseUrl}/api/public/media`;
   }
 
   /**
@@ -151,16 +136,15 @@ export class MediaUploads implements DeliveryKind {
    * once its asks started.
    */
   holdBytes(size: number): HeldBytes | undefined {
-    if (this.heldBytes + size > this.maxHeldBytes) {
-      this.lose(`${(this.maxHeldBytes / 1048576).toFixed(1)} MiB of media are waiting for upload already`);
+    if (!this.delivery.hold(0, size)) {
+      this.lose(`${((this.options.maxHeldBytes ?? MAX_HELD_BYTES) / 1048576).toFixed(1)} MiB of media are waiting for upload already`);
       return undefined;
     }
-    this.heldBytes += size;
     return { size, holders: 1 };
   }
 
   releaseBytes(held: HeldBytes): void {
-    if (--held.holders === 0) this.heldBytes -= held.size;
+    if (--held.holders === 0) this.delivery.release(0, held.size);
   }
 
   /**
@@ -173,90 +157,42 @@ export class MediaUploads implements DeliveryKind {
     if (item.bytes.byteLength > MAX_MEDIA_BYTES)
       return { departed: Promise.resolve(true), answer: Promise.resolve({ failure: 'larger than 50 MiB' }) };
     held.holders++;
+    // One medium in progress until its ask, upload and report ended: a drain counts it.
+    this.delivery.hold(1, 0);
     let leave!: (left: boolean) => void;
     const departed = new Promise<boolean>((resolve) => (leave = resolve));
-    const answer = this.track(this.askThenUpload(key, item, held, { wanted, leave: () => leave(true) }));
+    const answer = this.askThenUpload(key, item, held, wanted, () => leave(true)).catch((err: unknown): MediaAnswer => {
+      logger.debug(`media upload: ${String(err)}`);
+      return { failure: String(err) };
+    });
     void answer.then(() => leave(true));
     return { departed, answer };
   }
 
   /** Counts media that leave their span as the failure marker, and why (the outage log sums them into its lines). */
   lose(why: string, count = 1): void {
-    if (this.finalTry) this.lostInFinalTry += count;
-    // What a drain abandoned is said in its own line.
-    if (!this.abandoned) this.outage.lost(count, why);
-  }
-
-  // --- the delivery kind -------------------------------------------------------------------
-
-  async settled(): Promise<void> {
-    while (this.work.size > 0) await Promise.allSettled([...this.work]);
-  }
-
-  pending(): number {
-    return this.inProgress;
-  }
-
-  lastTry(): void {
-    this.finalTry = true;
-    this.lostInFinalTry = 0;
-    // A retry waiting for its backoff goes now: its attempt is the last.
-    for (const wake of this.waits) wake();
-    this.waits.clear();
-  }
-
-  endLastTry(): Leftover {
-    this.finalTry = false;
-    return { unsent: this.lostInFinalTry, inFlight: 0, reason: this.outage.reason };
-  }
-
-  abandon(): Leftover {
-    // Never sent: waiting for a slot. The rest under way was sent (or is between retries).
-    const unsent = this.asks.queued + this.uploads.queued;
-    const left: Leftover = { unsent, inFlight: Math.max(0, this.inProgress - unsent), reason: this.outage.reason };
-    // Until what is under way has failed; media after that goes as usual.
-    this.abandoned = this.inProgress > 0;
-    for (const controller of this.inFlight) controller.abort(new Error('abandoned at the deadline'));
-    this.inFlight.clear();
-    for (const wake of this.waits) wake();
-    this.waits.clear();
-    this.asks.release();
-    this.uploads.release();
-    return left;
-  }
-
-  settle(final: boolean): void {
-    this.outage.settle(final);
-  }
-
-  drainBy(deadline: number): () => void {
-    const end = this.drains.add(deadline);
-    // Waits under way end now (their attempts come at once); later ones are cut by the deadline.
-    for (const wake of this.waits) wake();
-    this.waits.clear();
-    return end;
+    this.delivery.log?.lost(count, why);
   }
 
   // --- the protocol ------------------------------------------------------------------------
 
-  private async askThenUpload(key: string, item: MediaItem, held: HeldBytes, turn: AskTurn): Promise<MediaAnswer> {
-    this.inProgress++;
+  private async askThenUpload(key: string, item: MediaItem, held: HeldBytes, wanted: () => boolean, leave: () => void): Promise<MediaAnswer> {
     let uploading = false;
     try {
-      const answer = await this.ask(item, turn);
+      const answer = await this.ask(item, wanted, leave);
       if ('failure' in answer) {
-        if (!('unsent' in answer)) this.lose(`the media upload was not accepted (${answer.failure})`);
+        if (!answer.quiet) this.lose(`the media upload was not accepted (${answer.failure})`);
         return answer;
       }
       if (answer.uploadUrl === null) {
-        this.outage.delivered(1, this.inProgress <= 1);
+        this.delivered();
         return { mediaId: answer.mediaId };
       }
       uploading = true;
       const earlier = this.uploading.get(key);
       // The same bytes being uploaded for another ask: this one uploads only if that one fails.
-      if (earlier) this.track(this.uploadUnless(earlier, key, answer.mediaId, answer.uploadUrl, item, held));
-      else this.startUpload(key, answer.mediaId, answer.uploadUrl, item, held);
+      if (earlier) void this.uploadUnless(earlier, key, answer.mediaId, answer.uploadUrl, item, held);
+      else void this.startUpload(key, answer.mediaId, answer.uploadUrl, item, held);
       return { mediaId: answer.mediaId };
     } finally {
       if (!uploading) this.done(held);
@@ -265,8 +201,9 @@ export class MediaUploads implements DeliveryKind {
 
   private async ask(
     item: MediaItem,
-    turn: AskTurn,
-  ): Promise<{ mediaId: string; uploadUrl: string | null } | { failure: string; unsent?: true }> {
+    wanted: () => boolean,
+    leave: () => void,
+  ): Promise<{ mediaId: string; uploadUrl: string | null } | { failure: string; quiet?: true }> {
     const body = JSON.stringify({
       traceId: item.traceId,
       observationId: item.observationId,
@@ -275,23 +212,25 @@ export class MediaUploads implements DeliveryKind {
       sha256Hash: item.sha256Hash,
       field: item.field,
     });
-    let unwanted = false;
-    const res = await this.attempts('ask', () =>
-      this.asks.run(() => {
+    const end = await this.delivery.send({
+      lane: 'ask',
+      held: 1,
+      send: (signal) => {
         // Its span left while it waited for its turn: nothing to link the media to.
-        if (!turn.wanted()) {
-          unwanted = true;
-          return Promise.resolve(undefined);
-        }
-        turn.leave();
-        return this.request('POST', this.askUrl, { ...this.options.headers, 'content-type': 'application/json' }, body);
-      }),
-    );
-    if (unwanted) return { failure: 'its span left before the ask was sent', unsent: true };
-    if ('failure' in res) return res;
+        if (!wanted()) return Promise.resolve(undefined);
+        leave();
+        return this.request('POST', this.askUrl, { ...this.options.headers, 'content-type': 'application/json' }, body, signal);
+      },
+      read: (tried, outcome) => readAs('ask', tried, outcome),
+    });
+    if (!end.ok) {
+      if (end.unsent) return { failure: 'its span left before the ask was sent', quiet: true };
+      // Given up by a drain: its line says it.
+      return end.gaveUp ? { failure: end.reason, quiet: true } : { failure: end.reason };
+    }
     let parsed: { mediaId?: unknown; uploadUrl?: unknown };
     try {
-      parsed = JSON.parse(res.text) as typeof parsed;
+      parsed = JSON.parse(end.answer!.text) as typeof parsed;
     } catch {
       return { failure: 'the answer to the ask is not JSON' };
     }
@@ -308,7 +247,10 @@ export class MediaUploads implements DeliveryKind {
 
   /** Uploads `item`, known by `key` while under way; whether its bytes arrived. */
   private startUpload(key: string, mediaId: string, url: string, item: MediaItem, held: HeldBytes): Promise<boolean> {
-    const upload = this.track(this.upload(mediaId, url, item, held)).then((uploaded) => uploaded === true);
+    const upload = this.upload(mediaId, url, item, held).catch((err: unknown) => {
+      logger.debug(`media upload: ${String(err)}`);
+      return false;
+    });
     this.uploading.set(key, upload);
     void upload.then(() => {
       if (this.uploading.get(key) === upload) this.uploading.delete(key);
@@ -328,7 +270,7 @@ export class MediaUploads implements DeliveryKind {
     let under = earlier;
     for (;;) {
       if (await under) {
-        this.outage.delivered(1, this.inProgress <= 1);
+        this.delivered();
         this.done(held);
         return;
       }
@@ -345,107 +287,67 @@ export class MediaUploads implements DeliveryKind {
       const started = Date.now();
       const headers = { 'content-type': item.contentType, 'x-amz-checksum-sha256': item.sha256Hash };
       const timeoutMs = this.options.timeoutMs + Math.ceil(item.bytes.byteLength / 1048576) * 1000;
-      const res = await this.attempts('upload', () => this.uploads.run(() => this.request('PUT', url, headers, item.bytes, timeoutMs)));
+      const put = await this.delivery.send({
+        lane: 'upload',
+        held: 1,
+        send: (signal) => this.request('PUT', url, headers, item.bytes, signal, timeoutMs),
+        read: (tried, outcome) => readAs('upload', tried, outcome),
+      });
       const report = {
         uploadedAt: new Date().toISOString(),
-        uploadHttpStatus: 'failure' in res ? (res.status ?? 0) : res.status,
-        uploadHttpError: 'failure' in res ? res.failure : null,
+        uploadHttpStatus: put.answer?.status ?? 0,
+        uploadHttpError: put.ok ? null : put.reason,
         uploadTimeMs: Date.now() - started,
       };
-      if ('failure' in res) this.lose(`the media upload failed (${res.failure})`);
-      const reported = await this.attempts('report', () =>
-        this.request(
-          'PATCH',
-          `${this.askUrl}/${encodeURIComponent(mediaId)}`,
-          { ...this.options.headers, 'content-type': 'application/json' },
-          JSON.stringify(report),
-        ),
-      );
-      if ('failure' in reported) {
-        if (!('failure' in res)) this.lose(`the media upload's report was not accepted (${reported.failure})`);
-      } else if (!('failure' in res)) this.outage.delivered(1, this.inProgress <= 1);
-      return !('failure' in res);
+      if (!put.ok && !put.gaveUp) this.lose(`the media upload failed (${put.reason})`);
+      const reported = await this.delivery.send({
+        held: 1,
+        send: (signal) =>
+          this.request(
+            'PATCH',
+            `${this.askUrl}/${encodeURIComponent(mediaId)}`,
+            { ...this.options.headers, 'content-type': 'application/json' },
+            JSON.stringify(report),
+            signal,
+          ),
+        read: (tried, outcome) => readAs('report', tried, outcome),
+      });
+      if (!reported.ok) {
+        if (put.ok && !reported.gaveUp) this.lose(`the media upload's report was not accepted (${reported.reason})`);
+      } else if (put.ok) this.delivered();
+      return put.ok;
     } finally {
       this.done(held);
     }
   }
 
-  /**
-   * `send` until it is answered 2xx, at most `ATTEMPTS` times (once in the exit flush). What is
-   * retried is what every kind retries (`delivery/outcome.ts`: network errors, 401, 408, 429,
-   * 5xx), after the server's `Retry-After` or a backoff; anything else fails at once.
-   */
-  private async attempts(
-    step: string,
-    send: () => Promise<PostResult | undefined>,
-  ): Promise<PostResult | { failure: string; status?: number }> {
-    for (let attempt = 0; ; attempt++) {
-      let outcome: SendOutcome;
-      let reason: string;
-      let status: number | undefined;
-      try {
-        const res = await send();
-        // Not sent (nobody wants it any more): nothing to retry.
-        if (!res) return { failure: 'not sent' };
-        this.reached = true;
-        outcome = answerOutcome(res, KEYS_HINT);
-        if (outcome.kind === 'delivered') return res;
-        status = res.status;
-        reason = `${step}: HTTP ${res.status}${res.status === 401 ? ` (${KEYS_HINT})` : res.text ? `: ${res.text.slice(0, 200)}` : ''}`;
-      } catch (err) {
-        const failed = failureOutcome(err, this.reached);
-        outcome = failed;
-        reason = `${step}: ${'reason' in failed ? failed.reason : String(err)}`;
-      }
-      if (outcome.kind !== 'retry' || this.abandoned || this.finalTry || attempt + 1 >= ATTEMPTS) return { failure: reason, status };
-      this.outage.failed(reason, ATTEMPTS * this.options.timeoutMs);
-      await this.pause(outcome.retryAfterMs ?? backoffDelay(attempt, { initialDelayMs: this.options.backoffMs ?? 200, maxDelayMs: 2_000 }));
-    }
+  private request(method: string, url: string, headers: Record<string, string>, body: string | Uint8Array, signal: AbortSignal, timeoutMs = this.options.timeoutMs) {
+    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+    return this.options.send({ method, url, headers, body: bytes, timeoutMs, signal });
   }
 
-  private request(
-    method: string,
-    url: string,
-    headers: Record<string, string>,
-    body: string | Uint8Array,
-    timeoutMs = this.options.timeoutMs,
-  ) {
-    if (this.abandoned) return Promise.reject(new Error('abandoned at the deadline'));
-    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-    const controller = new AbortController();
-    this.inFlight.add(controller);
-    return this.options
-      .send({ method, url, headers, body: bytes, timeoutMs, signal: controller.signal })
-      .finally(() => this.inFlight.delete(controller));
+  /** A medium reached the server; the last one in progress may end an outage. */
+  private delivered(): void {
+    this.delivery.log?.delivered(1, this.delivery.pending() <= 1);
   }
 
   private done(held: HeldBytes): void {
-    this.inProgress--;
+    this.delivery.release(1, 0);
     this.releaseBytes(held);
-    if (this.inProgress === 0) this.abandoned = false;
   }
+}
 
-  /** Waits `ms` (an unref'd timer: the process may end meanwhile; the exit flush bounds that), less when abandoned. */
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.waits.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, this.drains.cap(ms));
-      (timer as { unref?: () => void }).unref?.();
-      this.waits.add(wake);
-    });
-  }
-
-  private track<T>(p: Promise<T>): Promise<T> {
-    const tracked = p.catch((err: unknown) => {
-      logger.debug(`media upload: ${String(err)}`);
-      return { failure: String(err) } as T;
-    });
-    this.work.add(tracked);
-    void tracked.finally(() => this.work.delete(tracked));
-    return tracked;
-  }
+/**
+ * An attempt of `step` as the media upload reads it: what every kind retries (`outcome.ts`:
+ * network errors, 401, 408, 429, 5xx) is retried, after the server's `Retry-After` or a backoff;
+ * anything else fails at once (a medium is never split: too large is a refusal). The reason names
+ * the step and the answer.
+ */
+function readAs(step: string, tried: Tried, outcome: SendOutcome): SendOutcome {
+  if (outcome.kind === 'delivered') return outcome;
+  const res = tried.answer;
+  const reason = res
+    ? `${step}: HTTP ${res.status}${res.status === 401 ? ` (${KEYS_HINT})` : res.text ? `: ${res.text.slice(0, 200)}` : ''}`
+    : `${step}: ${outcome.reason}`;
+  return outcome.kind === 'too-large' ? { kind: 'refused', reason } : { ...outcome, reason };
 }

@@ -4,20 +4,13 @@ import { logger } from '../../util/logger.js';
 import { INSPECT_CUSTOM, inspectSummary, maskSecret } from '../../util/secret-inspect.js';
 import { SDK_VERSION } from '../../util/version.js';
 import { gunzip, gzip, type Compression } from './compression.js';
-import {
-  DeliveryQueue,
-  deliveryLimits,
-  type DeliveryLimits,
-  type DeliveryTransport,
-  type SendOutcome,
-} from '../../delivery/delivery-queue.js';
-import type { Leftover } from '../../delivery/drain.js';
 import { httpPost } from '../../delivery/node-post.js';
-import { answerOutcome, failureOutcome, networkReason } from '../../delivery/outcome.js';
-import { fetchPost, type Post, type PostResult } from '../../delivery/post.js';
+import { networkReason } from '../../delivery/outcome.js';
+import { fetchPost } from '../../delivery/post.js';
+import { Sender, type DeliveryLimits } from '../../delivery/sender.js';
 import { mergeHeaders } from './headers.js';
 import { withTracingSuppressed as offTrace } from '../../tracing/suppress.js';
-import type { DeliveringExporter, EncodedExporter, ExporterDelivery } from '../pipeline/exporter-capabilities.js';
+import type { DeliveringExporter, EncodedExporter } from '../pipeline/exporter-capabilities.js';
 import { EncodedSpanBatch, encodeTraceExportRequest } from './otlp-proto-encoder.js';
 import { splitTraceExportRequest } from './protobuf/split-request.js';
 
@@ -51,35 +44,23 @@ export const TRACES_PATH = '/api/public/otel/v1/traces';
 /**
  * OTLP over HTTP with protobuf bodies: the smallest encoding, each span serialised once off the
  * request path (shortly after it ends, into the batch `ObsSpanProcessor` fills span by span, or
- * per batch handed to `export`). The transport (`httpPost`: `node:http` with
- * keep-alive on Node.js, `fetch` elsewhere) only carries bytes; this class owns the OTLP side:
- * headers, compression, what an answer means (delivered, retry, too large, refused).
- * Batches are encoded and compressed once, then wait as bytes (no span objects) in a bounded
- * `DeliveryQueue` that retries them through outages and splits one the server finds too large.
- * Its own requests never create spans (tracing is suppressed while it sends).
+ * per batch handed to `export`). This class owns the OTLP side: headers, compression, how a body
+ * is split when the server finds it too large, the per-export debug line. Batches are encoded and
+ * compressed once, then wait as bytes (no span objects) in a `Sender` of batches
+ * (`delivery/sender.ts`) that retries them through outages over `httpPost` (`node:http` with
+ * keep-alive on Node.js, `fetch` elsewhere). Its own requests never create spans (tracing is
+ * suppressed while it sends).
  */
 export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, DeliveringExporter {
-  private readonly url: string;
-  readonly #headers: Record<string, string>;
   readonly #options: ObsOtlpExporterOptions;
-  private readonly post: Post;
-  private readonly queue: DeliveryQueue;
-  /**
-   * One controller per request in flight, made when the request is: on Cloudflare Workers an
-   * `AbortSignal` is bound to the request whose code created it, so one long-lived signal handed
-   * to every export would fail each export made while serving another request.
-   */
-  private readonly inFlight = new Set<AbortController>();
   private stopped = false;
-  /** Whether the server has answered once: a name that stops resolving later is an outage, not a typo. */
-  private reached = false;
   /** @internal The spans this exporter holds, as the processor's drains see them. */
-  readonly delivery: ExporterDelivery;
+  readonly delivery: Sender;
 
   constructor(options: ObsOtlpExporterOptions) {
     this.#options = options;
-    this.url = `${options.baseUrl}${TRACES_PATH}`;
-    this.#headers = mergeHeaders(
+    const url = `${options.baseUrl}${TRACES_PATH}`;
+    const headers = mergeHeaders(
       {
         Authorization: basicAuth(options.publicKey, options.secretKey),
         'Content-Type': 'application/x-protobuf',
@@ -89,39 +70,31 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
       },
       options.additionalHeaders,
     );
-    this.post = options.useFetch ? fetchPost(this.url, this.#headers) : httpPost(this.url, this.#headers);
+    const post = options.useFetch ? fetchPost(url, headers) : httpPost(url, headers);
+    const timeoutMs = options.timeoutMs ?? 10_000;
     const gzipped = options.compression === 'gzip';
     // Compressed once, before the batch is buffered: retries resend the same bytes.
     const pack = (encoded: Uint8Array) => (gzipped ? offTrace(() => gzip(encoded)) : Promise.resolve(encoded));
-    const transport: DeliveryTransport = {
-      pack,
-      split: async (body) => {
-        const parts = splitTraceExportRequest(gzipped ? await offTrace(() => gunzip(body)) : body);
-        return Promise.all(parts.map(async (p) => ({ items: p.items, body: await pack(p.body) })));
-      },
-      send: (body, count) => this.attempt(body, count),
-      abortAll: () => {
-        for (const controller of this.inFlight) controller.abort(new Error('the drain ran out of time'));
-        this.inFlight.clear();
-      },
-    };
-    const queue = new DeliveryQueue(transport, {
+    this.delivery = new Sender({
       unit: 'spans',
-      target: this.url,
-      limits: deliveryLimits(options.delivery),
+      target: url,
+      keysHint: `the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY for ${options.baseUrl}`,
+      limits: options.delivery,
       reportEveryMs: options.outageReportEveryMs,
       waiting: options.waiting,
+      batches: {
+        pack,
+        split: async (body) => {
+          const parts = splitTraceExportRequest(gzipped ? await offTrace(() => gunzip(body)) : body);
+          return Promise.all(parts.map(async (p) => ({ items: p.items, body: await pack(p.body) })));
+        },
+        send: (body, signal) => offTrace(() => post(body, timeoutMs, signal)),
+        read: (tried, outcome, count) => {
+          logExportAnswer(count, tried.answer ? `HTTP ${tried.answer.status}` : networkReason(tried.error));
+          return outcome;
+        },
+      },
     });
-    this.queue = queue;
-    this.delivery = {
-      whenIdle: () => queue.whenIdle(),
-      pending: () => queue.pendingItems,
-      lastTry: () => queue.lastTry(),
-      endLastTry: (): Leftover => queue.endLastTry(),
-      abandon: (): Leftover => queue.abandon(),
-      settle: (final) => queue.settle(final),
-      drainBy: (deadline) => queue.drainBy(deadline),
-    };
   }
 
   /** Never prints the secret key or the Basic header. */
@@ -129,7 +102,7 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
     const { baseUrl, publicKey, secretKey, compression } = this.#options;
     return inspectSummary(
       'ObsOtlpExporter',
-      { baseUrl, publicKey, secretKey: maskSecret(secretKey), compression, buffered: this.queue.bufferedItems },
+      { baseUrl, publicKey, secretKey: maskSecret(secretKey), compression, buffered: this.delivery.pending() },
       options,
       inspect,
     );
@@ -162,7 +135,7 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
-    this.queue.enqueue(count, encode, answer(resultCallback));
+    this.delivery.enqueue(count, encode, answer(resultCallback));
   }
 
   /** Buffers one batch and resolves once it is delivered or given up. */
@@ -172,31 +145,13 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
 
   /** Resolves when every batch handed to `export` has been delivered or given up. */
   async forceFlush(): Promise<void> {
-    await this.queue.whenIdle();
+    await this.delivery.whenIdle();
   }
 
   /** Stops taking batches once what it holds is answered (the processor bounds that wait with its deadline). */
   async shutdown(): Promise<void> {
     await this.forceFlush();
     this.stopped = true;
-  }
-
-  /** One POST of a batch's body (compressed already), classified for the delivery queue. */
-  private async attempt(body: Uint8Array, count: number): Promise<SendOutcome> {
-    let res: PostResult;
-    const controller = new AbortController();
-    this.inFlight.add(controller);
-    try {
-      res = await offTrace(() => this.post(body, this.#options.timeoutMs ?? 10_000, controller.signal));
-    } catch (err) {
-      logExportAnswer(count, networkReason(err));
-      return failureOutcome(err, this.reached);
-    } finally {
-      this.inFlight.delete(controller);
-    }
-    this.reached = true;
-    logExportAnswer(count, `HTTP ${res.status}`);
-    return answerOutcome(res, `the server refused the keys: check OBS_PUBLIC_KEY/OBS_SECRET_KEY for ${this.#options.baseUrl}`);
   }
 }
 
@@ -208,7 +163,7 @@ export function logExportAnswer(spanCount: number, answer: string): void {
   logger.debug(`exported ${spanCount} spans: ${answer}`);
 }
 
-/** The delivery queue's verdict as an OpenTelemetry `ExportResult`. */
+/** The sender's verdict as an OpenTelemetry `ExportResult`. */
 function answer(resultCallback: (result: ExportResult) => void): (ok: boolean, reason?: string) => void {
   return (ok, reason) =>
     resultCallback(

@@ -14,6 +14,7 @@ import type { ReadableSpan, SpanExporter } from '../../tracing/sdk-types.js';
 import { logger } from '../../util/logger.js';
 import { isNodeRuntime } from '../../util/runtime.js';
 import { type EncodedExporter, isEncodedExporter, type SpanBatchEncoder } from './exporter-capabilities.js';
+import { unref } from '../../util/unref.js';
 
 export interface BatchQueueOptions {
   immediate: boolean;
@@ -231,13 +232,13 @@ export class BatchQueue {
   }
 
   private startTimer(): ReturnType<typeof setTimeout> {
-    const t = setTimeout(() => {
-      this.timer = undefined;
-      this.drain();
-    }, this.options.flushIntervalMs);
     // A pending partial batch must never keep a process alive; shutdown hooks flush it.
-    (t as { unref?: () => void }).unref?.();
-    return t;
+    return unref(
+      setTimeout(() => {
+        this.timer = undefined;
+        this.drain();
+      }, this.options.flushIntervalMs),
+    );
   }
 
   private stopTimer(): void {

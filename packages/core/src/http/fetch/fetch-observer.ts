@@ -5,6 +5,7 @@ import type { ObsHttpOptions } from '../options.js';
 import { HttpObserver, type RequestObservation } from '../request-observation.js';
 import { queryOf, readRequestInput } from './request-input.js';
 import { observeResponse } from './response-output.js';
+import { unref } from '../../util/unref.js';
 
 /** How long the end of a request waits for its body copy to be read before recording without it. */
 const INPUT_WAIT_MS = 1000;
@@ -216,11 +217,12 @@ export class FetchRequest<Req extends Request = Request, Subject = Req> {
 
   private startUnreadTimer(): void {
     const ms = this.layer.unreadBodyMs ?? UNREAD_BODY_MS;
-    this.unreadTimer = setTimeout(() => {
-      if (this.body === 'pending') this.endUnfinished();
-    }, ms);
     // Never what keeps a Node.js process alive.
-    (this.unreadTimer as { unref?: () => void }).unref?.();
+    this.unreadTimer = unref(
+      setTimeout(() => {
+        if (this.body === 'pending') this.endUnfinished();
+      }, ms),
+    );
   }
 
   /**
@@ -243,8 +245,5 @@ function statusOf(res: unknown): number | undefined {
 
 /** Resolves after `ms` without holding the process open. */
 export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    (t as { unref?: () => void }).unref?.();
-  });
+  return new Promise((resolve) => unref(setTimeout(resolve, ms)));
 }

@@ -1,10 +1,20 @@
+/**
+ * The one function every API method goes through: `fetch` (so it runs on Node, edge and in
+ * browsers), a timeout per attempt, and retries on network errors, 408, 429 and 5xx, honouring
+ * `Retry-After`, by a `Sender` of requests (`delivery/sender.ts`: the same retry policy and wire
+ * as everything else obs sends, with `outcome.ts`'s verdict for a call). What is the API's own:
+ * the URL, the JSON bodies, the typed errors.
+ */
 import { ObsApiError, ObsApiTimeoutError } from './errors.js';
 import { INSPECT_CUSTOM, inspectSummary } from '../../../util/secret-inspect.js';
 import { redactUrlCredentials } from '../../../util/url-credentials.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter, sleep, type BackoffOptions } from '../../../util/retry.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from '../../../util/retry.js';
 import type { ApiCall, RequestOptions } from './types.js';
 import { buildUrl, invalidPathParam } from './url.js';
 import { MAX_TIMER_MS } from '../../../config/numeric-option.js';
+import { callOutcome } from '../../../delivery/outcome.js';
+import type { PostResult } from '../../../delivery/post.js';
+import { Sender } from '../../../delivery/sender.js';
 import { nonNegativeInteger, positive } from '../../util/numbers.js';
 
 /** How a `Transport` reaches the server; built once per client. */
@@ -26,21 +36,12 @@ export interface TransportConfig {
   around?: <T>(request: () => T) => T;
 }
 
-/** The answer of one attempt, body already read. */
-interface Answer {
-  status: number;
-  ok: boolean;
-  retryAfter: string | null;
-  body: unknown;
-}
-
 /** Marks a body that is not the JSON it should be (the text kept for the error). */
 class NotJson {
   constructor(readonly text: string) {}
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+function parseBody(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -58,16 +59,23 @@ function describe(err: unknown): string {
   return redactUrlCredentials(String(err));
 }
 
-/**
- * The one function every API method goes through: fetch (so it runs on Node, edge and in
- * browsers), a timeout per attempt, and retries with exponential backoff and jitter on network
- * errors, 408, 429 and 5xx, honouring `Retry-After`.
- */
 export class Transport {
   readonly #config: TransportConfig;
+  /** Retries each call on its own; its waits keep the process alive (the caller awaits them). */
+  readonly #sender: Sender;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    this.#sender = new Sender({
+      unit: 'calls',
+      keysHint: '',
+      holdsProcess: true,
+      limits: {
+        retryBudgetMs: Number.POSITIVE_INFINITY,
+        backoffMs: config.backoff?.initialDelayMs ?? DEFAULT_BACKOFF.initialDelayMs,
+        maxBackoffMs: config.backoff?.maxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs,
+      },
+    });
   }
 
   /** Never prints the Basic header (it holds the secret key). */
@@ -103,50 +111,43 @@ export class Transport {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(call.body);
     }
-
-    for (let attempt = 0; ; attempt++) {
-      let answer: Answer;
-      try {
-        answer = await this.attempt(call, url, { method: call.method, headers, body }, timeoutInSeconds, opts.abortSignal);
-      } catch (err) {
-        if (err instanceof ObsApiTimeoutError || opts.abortSignal?.aborted) throw err;
-        if (attempt >= maxRetries) {
-          throw new ObsApiError(`${call.name} failed: ${describe(err)}`, { cause: err });
-        }
-        await sleep(backoffDelay(attempt, this.#config.backoff), opts.abortSignal);
-        continue;
+    const caller = opts.abortSignal;
+    const end = await this.#sender.send({
+      maxAttempts: maxRetries + 1,
+      signal: caller,
+      send: (signal) => this.attempt(call, url, { method: call.method, headers, body }, timeoutInSeconds, [signal, caller]),
+      read: (tried) => callOutcome(tried, tried.error instanceof ObsApiTimeoutError || caller?.aborted === true),
+    });
+    if (end.ok) {
+      const parsed = parseBody(end.answer!.text);
+      // A proxy's HTML page or a cut body is not a result: never hand it on as one.
+      if (parsed instanceof NotJson) {
+        throw new ObsApiError(
+          `${call.name} got HTTP ${end.answer!.status} with a body that is not JSON: ${JSON.stringify(parsed.text.slice(0, 200))}`,
+          { statusCode: end.answer!.status, body: parsed.text },
+        );
       }
-      if (answer.ok) {
-        // A proxy's HTML page or a cut body is not a result: never hand it on as one.
-        if (answer.body instanceof NotJson) {
-          throw new ObsApiError(
-            `${call.name} got HTTP ${answer.status} with a body that is not JSON: ${JSON.stringify(answer.body.text.slice(0, 200))}`,
-            { statusCode: answer.status, body: answer.body.text },
-          );
-        }
-        return answer.body as T;
-      }
-      if (answer.body instanceof NotJson) answer.body = answer.body.text;
-      if (isRetryableStatus(answer.status) && attempt < maxRetries) {
-        const wait = parseRetryAfter(answer.retryAfter) ?? backoffDelay(attempt, this.#config.backoff);
-        await sleep(wait, opts.abortSignal);
-        continue;
-      }
-      throw new ObsApiError(`${call.name} failed with HTTP ${answer.status}`, {
-        statusCode: answer.status,
-        body: answer.body,
+      return parsed as T;
+    }
+    if (end.answer) {
+      const parsed = parseBody(end.answer.text);
+      throw new ObsApiError(`${call.name} failed with HTTP ${end.answer.status}`, {
+        statusCode: end.answer.status,
+        body: parsed instanceof NotJson ? parsed.text : parsed,
       });
     }
+    if (end.error instanceof ObsApiTimeoutError || caller?.aborted) throw end.error;
+    throw new ObsApiError(`${call.name} failed: ${describe(end.error)}`, { cause: end.error });
   }
 
-  /** One fetch, body included, under one timeout. */
+  /** One fetch, body included, under one timeout; aborted by either signal. */
   private async attempt(
     call: ApiCall,
     url: string,
     init: { method: string; headers: Record<string, string>; body: string | undefined },
     timeoutInSeconds: number,
-    signal: AbortSignal | undefined,
-  ): Promise<Answer> {
+    signals: (AbortSignal | undefined)[],
+  ): Promise<PostResult> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(
@@ -156,21 +157,26 @@ export class Transport {
       },
       Math.min(MAX_TIMER_MS, timeoutInSeconds * 1000),
     );
-    const onAbort = (): void => controller.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = (signal: AbortSignal) => () => controller.abort(signal.reason);
+    const listeners = signals.flatMap((signal) => {
+      if (!signal) return [];
+      const listener = onAbort(signal);
+      if (signal.aborted) listener();
+      else signal.addEventListener('abort', listener, { once: true });
+      return [() => signal.removeEventListener('abort', listener)];
+    });
     try {
       const doFetch = this.#config.fetch ?? fetch;
       const request = () => doFetch(url, { ...init, signal: controller.signal });
       const response = await (this.#config.around ? this.#config.around(request) : request());
-      const body = await readBody(response);
-      return { status: response.status, ok: response.ok, retryAfter: response.headers.get('retry-after'), body };
+      const text = await response.text();
+      return { status: response.status, text, retryAfter: response.headers.get('retry-after') };
     } catch (err) {
       if (timedOut) throw new ObsApiTimeoutError(call.name, timeoutInSeconds);
       throw err;
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      for (const remove of listeners) remove();
     }
   }
 }

@@ -4,7 +4,7 @@
  * holds request bodies instead of span objects. Each half keeps its spans' `ResourceSpans` and
  * `ScopeSpans` heads (resource, scope, schema URLs), copied byte for byte.
  */
-import type { RequestPart } from '../../../delivery/delivery-queue.js';
+import type { RequestPart } from '../../../delivery/sender.js';
 
 /** A field of a message: its whole encoding (tag to end) and, when length-delimited, its payload. */
 interface Field {
