@@ -53,7 +53,7 @@ export {
 } from './wrap/observe-client.js';
 export { ModelCall, type CallSettings, type WatchOptions } from './wrap/model-call.js';
 export { type ModelEndpoint, type CallStart, type CallResult, type StreamReader, pick, isDict } from './wrap/endpoint.js';
-export { followPromise } from './wrap/follow.js';
+export { followPromise, followStreamIn } from './wrap/follow.js';
 export { followApiPromise } from './wrap/stainless.js';
 export { mediaDataUri } from './wrap/media.js';
 export {
@@ -64,4 +64,4 @@ export {
   anthropicUsage,
 } from './wrap/anthropic-messages.js';
 export { OPENAI_CHAT, openAiChatMessage, openAiCost, openAiServerOf, openAiUsage } from './wrap/openai-chat.js';
-export { MessageParts } from './genai/messages.js';
+export { MessageParts, splitMessage, type SortedBlock } from './genai/messages.js';
