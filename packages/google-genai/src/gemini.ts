@@ -17,7 +17,9 @@ import {
   type ModelEndpoint,
   mediaDataUri,
   pick,
+  type SortedBlock,
   type StreamReader,
+  splitMessage,
   toolCall,
   usageDetails,
 } from '@obs/core/kit';
@@ -179,33 +181,20 @@ function inputMessages(contents: unknown): unknown[] {
 /** One content as messages: its `functionResponse` parts as tool messages, before the rest of it. */
 function message(content: Dict): unknown[] {
   const role = content['role'] === 'model' ? 'assistant' : (content['role'] ?? 'user');
-  const parts = Array.isArray(content['parts']) ? (content['parts'] as unknown[]) : [];
-  const out: unknown[] = [];
-  const rest: unknown[] = [];
-  const calls = [];
-  const reasoning: string[] = [];
-  for (const part of parts) {
-    const call = isDict(part) ? part['functionCall'] : undefined;
-    const result = isDict(part) ? part['functionResponse'] : undefined;
-    if (isDict(call)) calls.push(toolCall(call['id'], call['name'], call['args']));
-    else if (isDict(result)) {
-      const media = Array.isArray(result['parts']) ? result['parts'].map(withMedia) : [];
-      out.push({
-        role: 'tool',
-        tool_call_id: result['id'],
-        name: result['name'],
-        content: media.length > 0 ? [result['response'], ...media] : result['response'],
-      });
-    } else if (isDict(part) && part['thought'] === true && typeof part['text'] === 'string') reasoning.push(part['text']);
-    else rest.push(part);
+  return splitMessage(role, Array.isArray(content['parts']) ? content['parts'] : [], sortPart, (rest) => contentOf(rest, ''));
+}
+
+function sortPart(part: unknown): SortedBlock {
+  if (!isDict(part)) return 'content';
+  const call = part['functionCall'];
+  const result = part['functionResponse'];
+  if (isDict(call)) return { toolCall: toolCall(call['id'], call['name'], call['args']) };
+  if (isDict(result)) {
+    const media = Array.isArray(result['parts']) ? result['parts'].map(withMedia) : [];
+    const content = media.length > 0 ? [result['response'], ...media] : result['response'];
+    return { toolResult: { role: 'tool', tool_call_id: result['id'], name: result['name'], content } };
   }
-  if (rest.length > 0 || calls.length > 0 || reasoning.length > 0 || parts.length === 0) {
-    const m: LlmMessage = { role, content: contentOf(rest, '') };
-    if (calls.length > 0) m.tool_calls = calls;
-    if (reasoning.length > 0) m.reasoning = reasoning.join('');
-    out.push(m);
-  }
-  return out;
+  return part['thought'] === true && typeof part['text'] === 'string' ? { reasoning: part['text'] } : 'content';
 }
 
 /** Parts as text when they are all text, else the parts in order, inline data as data URIs. */

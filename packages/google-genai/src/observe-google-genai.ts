@@ -26,7 +26,10 @@ const CHAT_TURN: ModelEndpoint<Dict> = { ...GENERATE, name: 'google-genai.chat.s
 /** A `models` method whose one argument is `{ model, contents, config }`. */
 function modelsMethod(endpoint: ModelEndpoint<Dict>, streaming: boolean): TracedMethod {
   return {
-    select: ([params]) => (isDict(params) ? { endpoint, request: streaming ? { ...params, stream: true } : params, streaming } : undefined),
+    select: ([params]) =>
+      isDict(params)
+        ? { endpoint, request: streaming ? { ...params, stream: true } : params, streaming, signal: signalOf(params['config']) }
+        : undefined,
     follow: followPromise,
   };
 }
@@ -44,11 +47,14 @@ function turnMethod(streaming: boolean): TracedMethod {
         config: params['config'] ?? chat['config'],
       };
       if (streaming) request['stream'] = true;
-      return { endpoint: CHAT_TURN, request, streaming };
+      return { endpoint: CHAT_TURN, request, streaming, signal: signalOf(request['config']) };
     },
     follow: followPromise,
   };
 }
+
+/** `config.abortSignal`: a stream that stops after it fired is an abort. */
+const signalOf = (config: unknown) => (isDict(config) && config['abortSignal'] instanceof AbortSignal ? config['abortSignal'] : undefined);
 
 const CHAT: ClientSpec = {
   adapter: '@obs/google-genai',
