@@ -13,6 +13,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
 
 /** One answer of a stand-in API. */
 export type StandInReply =
@@ -99,8 +100,9 @@ export async function startStandInApi(
     socket.on('close', () => sockets.delete(socket));
     socket.once('data', (first) => {
       socket.pause();
+      if (first.subarray(0, 4).toString('latin1') === 'PRI ') return http2.emit('connection', replayed(socket, first));
       socket.unshift(first);
-      (first.subarray(0, 4).toString('latin1') === 'PRI ' ? http2 : http1).emit('connection', socket);
+      http1.emit('connection', socket);
       socket.resume();
     });
   });
@@ -118,6 +120,30 @@ export async function startStandInApi(
       return new Promise((r) => server.close(() => r()));
     },
   };
+}
+
+/**
+ * The socket as a stream that yields `first` (already read off it) and then the rest: HTTP/2
+ * reads a socket's handle itself, past anything put back on the stream, so it gets this instead.
+ */
+function replayed(socket: Socket, first: Buffer): Duplex {
+  const duplex = new Duplex({
+    read: () => void socket.resume(),
+    write: (chunk, _encoding, done) => void socket.write(chunk, done),
+    final: (done) => void socket.end(done),
+    destroy: (err, done) => {
+      socket.destroy(err ?? undefined);
+      done(err);
+    },
+  });
+  duplex.push(first);
+  socket.on('data', (chunk) => {
+    if (!duplex.push(chunk)) socket.pause();
+  });
+  socket.on('end', () => duplex.push(null));
+  socket.on('close', () => duplex.destroy());
+  socket.resume();
+  return duplex;
 }
 
 function parseBody(raw: Buffer): Record<string, unknown> {
