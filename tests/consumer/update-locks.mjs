@@ -36,6 +36,8 @@ const apps = {
         '@modelcontextprotocol/server',
         'zod',
         '@anthropic-ai/sdk',
+        '@google/genai',
+        '@aws-sdk/client-bedrock-runtime',
         '@opentelemetry/api',
         '@opentelemetry/sdk-node',
         '@opentelemetry/sdk-trace-node',
