@@ -17,7 +17,7 @@ import {
   pick,
   type SortedBlock,
   type StreamReader,
-  splitMessage,
+  splitMessages,
   toolCall,
   usageDetails,
 } from '@obs/core/kit';
@@ -62,7 +62,10 @@ function converseRequest(input: Dict): CallStart {
   const system = Array.isArray(input['system']) ? input['system'].filter((b) => !(isDict(b) && 'cachePoint' in b)) : [];
   return {
     model: input['modelId'],
-    input: [...(system.length > 0 ? [{ role: 'system', content: contentOf(system, '\n') }] : []), ...inputMessages(input['messages'])],
+    input: [
+      ...(system.length > 0 ? [{ role: 'system', content: contentOf(system, '\n') }] : []),
+      ...splitMessages(input['messages'], sortBlock, (rest) => contentOf(rest, '')),
+    ],
     modelParameters: Object.keys(parameters).length > 0 ? parameters : undefined,
     metadata,
   };
@@ -87,14 +90,7 @@ function ending(stopReason: unknown, metrics: unknown): Dict | undefined {
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** The messages in obs's shape: a message's `toolResult` blocks become tool messages before the rest of it. */
-function inputMessages(messages: unknown): unknown[] {
-  if (!Array.isArray(messages)) return messages === undefined ? [] : [messages];
-  return messages.flatMap((m) =>
-    isDict(m) && Array.isArray(m['content']) ? splitMessage(m['role'], m['content'], sortBlock, (rest) => contentOf(rest, '')) : [m],
-  );
-}
-
+/** One content block of a message: `toolResult` blocks become tool messages before the rest of it. */
 function sortBlock(block: unknown): SortedBlock {
   if (!isDict(block)) return 'content';
   const result = block['toolResult'];

@@ -64,4 +64,4 @@ export {
   anthropicUsage,
 } from './wrap/anthropic-messages.js';
 export { OPENAI_CHAT, openAiChatMessage, openAiCost, openAiServerOf, openAiUsage } from './wrap/openai-chat.js';
-export { MessageParts, splitMessage, type SortedBlock } from './genai/messages.js';
+export { MessageParts, splitMessage, splitMessages, type SortedBlock } from './genai/messages.js';

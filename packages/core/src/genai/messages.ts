@@ -85,6 +85,19 @@ export function splitMessage(
   return out;
 }
 
+/**
+ * A provider's messages (`{ role, content: blocks }`, as Anthropic's Messages and Bedrock's
+ * Converse send them) in obs's shape, each by {@link splitMessage}; anything else as it is.
+ */
+export function splitMessages(
+  messages: unknown,
+  sort: (block: unknown) => SortedBlock,
+  contentOf: (blocks: unknown[]) => unknown,
+): unknown[] {
+  if (!Array.isArray(messages)) return messages === undefined ? [] : [messages];
+  return messages.flatMap((m) => (isDict(m) && Array.isArray(m['content']) ? splitMessage(m['role'], m['content'], sort, contentOf) : [m]));
+}
+
 /** Parts of one message, sorted by what obs does with them. */
 export class MessageParts {
   readonly texts: string[] = [];

@@ -8,7 +8,7 @@
  * `input` does too, and `total` is every input bucket plus the output.
  */
 import { count, usageDetails } from '../genai/usage.js';
-import { type LlmMessage, MessageParts, parseJsonValue, type SortedBlock, splitMessage, toolCall } from '../genai/messages.js';
+import { type LlmMessage, MessageParts, parseJsonValue, type SortedBlock, splitMessages, toolCall } from '../genai/messages.js';
 import { type CallResult, type CallStart, isDict, type ModelEndpoint, pick, type StreamReader } from './endpoint.js';
 import { mediaDataUri } from './media.js';
 
@@ -54,7 +54,7 @@ export function anthropicRequest(body: Dict): CallStart {
   if (Array.isArray(body['betas'])) metadata['betas'] = body['betas'];
   return {
     model: body['model'],
-    input: [...systemMessage(body['system']), ...inputMessages(body['messages'])],
+    input: [...systemMessage(body['system']), ...splitMessages(body['messages'], sortBlock, (rest) => contentOf(rest, ''))],
     modelParameters: Object.keys(parameters).length > 0 ? parameters : undefined,
     metadata,
   };
@@ -92,14 +92,7 @@ function systemMessage(system: unknown): LlmMessage[] {
   return [{ role: 'system', content: contentOf(system, '\n') }];
 }
 
-/** The messages in obs's shape: a message's `tool_result` blocks become tool messages before the rest of it. */
-function inputMessages(messages: unknown): unknown[] {
-  if (!Array.isArray(messages)) return messages === undefined ? [] : [messages];
-  return messages.flatMap((m) =>
-    isDict(m) && Array.isArray(m['content']) ? splitMessage(m['role'], m['content'], sortBlock, (rest) => contentOf(rest, '')) : [m],
-  );
-}
-
+/** One content block of a message: `tool_result` blocks become tool messages before the rest of it. */
 function sortBlock(block: unknown): SortedBlock {
   if (!isDict(block)) return 'content';
   switch (block['type']) {
