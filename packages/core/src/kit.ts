@@ -54,7 +54,7 @@ export {
 } from './wrap/observe-client.js';
 export { ModelCall, type CallSettings, type WatchOptions } from './wrap/model-call.js';
 export { type ModelEndpoint, type CallStart, type CallResult, type StreamReader, pick, isDict } from './wrap/endpoint.js';
-export { followPromise } from './wrap/follow.js';
+export { followPromise, followStreamIn } from './wrap/follow.js';
 export { followApiPromise } from './wrap/stainless.js';
 export { mediaDataUri } from './wrap/media.js';
 export {
@@ -65,6 +65,6 @@ export {
   anthropicUsage,
 } from './wrap/anthropic-messages.js';
 export { OPENAI_CHAT, openAiChatMessage, openAiCost, openAiServerOf, openAiUsage } from './wrap/openai-chat.js';
-export { MessageParts } from './genai/messages.js';
 export { startExperimentRun } from './client/experiment/start.js';
 export type { ExperimentRun, DatasetSource } from './client/experiment/run.js';
+export { MessageParts, splitMessage, splitMessages, type SortedBlock } from './genai/messages.js';

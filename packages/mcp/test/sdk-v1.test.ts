@@ -105,7 +105,7 @@ describe('stdio: the server in a child process', () => {
     expect(stderr()).not.toMatch(/@obs\/mcp|\[obs\].*(warn|error|fail)/i);
   });
 
-  it('an observed client with an unobserved server: the call works; the client observation only', async () => {
+  it("an observed client with an unobserved server: the call works; the client's trace holds the client observation only", async () => {
     const client = newClient();
     await client.connect(stdio('plain'));
     let traceId = '';
@@ -118,7 +118,15 @@ describe('stdio: the server in a child process', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'Sunny in Oslo' }] });
     const spans = await trace(traceId, 2);
     expect(one(spans, 'tools/call get_weather').parentSpanId).toBe(one(spans, 'agent-turn').spanId);
-    expect(local.server.spans()).toHaveLength(2);
+    // The unobserved server's own observations (it has OBS_* and obs starts itself at its first
+    // observation) are a trace of their own: nothing carried the caller's context into it.
+    const others = await local.server.waitFor(() => {
+      const s = local.server.spans().filter((span) => span.traceId !== traceId);
+      return s.length >= 2 ? s : undefined;
+    });
+    expect(others.map((s) => s.name).sort()).toEqual(['lookup-city', 'summarise']);
+    expect(others[0]!.traceId).toBe(others[1]!.traceId);
+    expect(spans).toHaveLength(2);
   });
 });
 
