@@ -48,16 +48,16 @@ export interface Tries {
 }
 
 export type Step =
-  | { then: 'done' }
+  | { next: 'done' }
   /** Too large: split it in two and send the halves. */
-  | { then: 'split' }
-  | { then: 'retry'; reason: string; waitMs: number; failedSince: number }
+  | { next: 'split' }
+  | { next: 'retry'; reason: string; waitMs: number; failedSince: number }
   /**
    * Never sent again. `reason`: the last failure; `why`: the loss as a line says it; `failing`:
    * the end of retries through an outage (said as a failure first); `unanswered`: it may have
    * arrived (a timeout, a connection lost mid-request).
    */
-  | { then: 'drop'; reason: string; why: string; failing?: boolean; unanswered?: boolean };
+  | { next: 'drop'; reason: string; why: string; failing?: boolean; unanswered?: boolean };
 
 /** Shortest retry wait while a drain waits, in ms: near its deadline, attempts do not turn into a busy loop. */
 export const MIN_DRAIN_RETRY_MS = 100;
@@ -79,19 +79,22 @@ export function nextStep(
   const { now } = at;
   switch (outcome.kind) {
     case 'delivered':
-      return [{ ...state, failures: 0, refusing: false }, { then: 'done' }];
+      return [{ ...state, failures: 0, refusing: false }, { next: 'done' }];
     case 'too-large': {
-      if (tries.items > 1) return [state, { then: 'split' }];
+      if (tries.items > 1) return [state, { next: 'split' }];
       const why = `the server refused a ${at.unit.replace(/s$/, '')} as too large even alone (${outcome.reason})`;
-      return [state, { then: 'drop', reason: why, why }];
+      return [state, { next: 'drop', reason: why, why }];
     }
     case 'refused': {
       const hold = outcome.holdMs !== undefined ? { until: now + outcome.holdMs, why: outcome.reason } : state.hold;
-      return [{ ...state, refusing: true, hold }, { then: 'drop', reason: outcome.reason, why: outcome.reason }];
+      return [
+        { ...state, refusing: true, hold },
+        { next: 'drop', reason: outcome.reason, why: outcome.reason },
+      ];
     }
     case 'retry': {
       const { reason } = outcome;
-      if (at.lastRound) return [state, { then: 'drop', reason, why: reason, unanswered: outcome.unanswered === true }];
+      if (at.lastRound) return [state, { next: 'drop', reason, why: reason, unanswered: outcome.unanswered === true }];
       const failedSince = tries.failedSince ?? now;
       const budget = policy.retryBudgetMs;
       const maxAttempts = tries.maxAttempts ?? policy.maxAttempts;
@@ -104,12 +107,15 @@ export function nextStep(
           : outOfAttempts
             ? `tried ${tries.attempts} times (${reason})`
             : `retried for ${Math.round(budget / 1000)} s (${reason})`;
-        return [state, { then: 'drop', reason, why, failing: tries.attempts > 1 }];
+        return [state, { next: 'drop', reason, why, failing: tries.attempts > 1 }];
       }
       const wait =
         outcome.retryAfterMs ?? backoffDelay(state.failures, { initialDelayMs: policy.backoffMs, maxDelayMs: policy.maxBackoffMs });
       const waitMs = capByDeadlines(Math.min(wait, Math.max(0, failedSince + budget - now)), state.deadlines, now);
-      return [{ ...state, failures: state.failures + 1 }, { then: 'retry', reason, waitMs, failedSince }];
+      return [
+        { ...state, failures: state.failures + 1 },
+        { next: 'retry', reason, waitMs, failedSince },
+      ];
     }
   }
 }

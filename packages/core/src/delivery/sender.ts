@@ -250,7 +250,13 @@ export class Sender implements DeliveryKind {
       done(false);
       return;
     }
-    const job: Job = { items: count, bytes: body.byteLength, attempts: 0, readyAt: 0, done: (end) => done(end.ok, end.ok ? undefined : end.reason) };
+    const job: Job = {
+      items: count,
+      bytes: body.byteLength,
+      attempts: 0,
+      readyAt: 0,
+      done: (end) => done(end.ok, end.ok ? undefined : end.reason),
+    };
     this.account.add(count, body.byteLength);
     this.line.push(job);
     this.prepare(
@@ -409,7 +415,7 @@ export class Sender implements DeliveryKind {
       const hold = this.state.hold;
       if (ordered && hold && hold.until > now) {
         this.remove(job, false);
-        this.drop(job, { then: 'drop', reason: hold.why, why: hold.why });
+        this.drop(job, { next: 'drop', reason: hold.why, why: hold.why });
         continue;
       }
       this.start(job, lane);
@@ -473,7 +479,7 @@ export class Sender implements DeliveryKind {
       lastRound: typeof this.round === 'object',
     });
     if (ordered) this.state = next;
-    switch (step.then) {
+    switch (step.next) {
       case 'done':
         this.end(job, { ok: true, answer: tried.answer });
         break;
@@ -510,7 +516,7 @@ export class Sender implements DeliveryKind {
   }
 
   /** A job that will never be sent again: lost (or given up, in the last round). */
-  private drop(job: Job, step: Extract<Step, { then: 'drop' }>, tried?: Tried): void {
+  private drop(job: Job, step: Extract<Step, { next: 'drop' }>, tried?: Tried): void {
     const round = this.round;
     const failure = { ok: false as const, reason: step.reason, why: step.why, answer: tried?.answer, error: tried?.error };
     if (typeof round === 'object') {
@@ -568,13 +574,21 @@ export class Sender implements DeliveryKind {
         if (parts.length < 2) {
           this.remove(job);
           const why = 'the server refused them as too large and they could not be split';
-          this.drop(job, { then: 'drop', reason: why, why });
+          this.drop(job, { next: 'drop', reason: why, why });
           return;
         }
         const done = joined(job.done, parts.length);
         const halves = parts.map((p): Job => {
           this.account.add(p.items, p.body.byteLength);
-          return { items: p.items, bytes: p.body.byteLength, body: p.body, attempts: job.attempts, failedSince: job.failedSince, readyAt: 0, done };
+          return {
+            items: p.items,
+            bytes: p.body.byteLength,
+            body: p.body,
+            attempts: job.attempts,
+            failedSince: job.failedSince,
+            readyAt: 0,
+            done,
+          };
         });
         this.remove(job, false);
         job.ended = true;
@@ -583,7 +597,7 @@ export class Sender implements DeliveryKind {
       (reason) => {
         this.remove(job);
         const why = `they could not be split (${reason})`;
-        this.drop(job, { then: 'drop', reason: why, why });
+        this.drop(job, { next: 'drop', reason: why, why });
       },
     );
   }

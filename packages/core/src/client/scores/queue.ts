@@ -10,7 +10,14 @@ import { unref } from '../../util/unref.js';
 import type { DeliveryKind, Leftover } from '../../delivery/drain.js';
 import { networkReason, type SendOutcome } from '../../delivery/outcome.js';
 import type { Post, PostResult } from '../../delivery/post.js';
-import { DEFAULT_DELIVERY_LIMITS, Sender, deliveryLimits, type DeliveryLimits, type RequestPart, type Tried } from '../../delivery/sender.js';
+import {
+  DEFAULT_DELIVERY_LIMITS,
+  Sender,
+  deliveryLimits,
+  type DeliveryLimits,
+  type RequestPart,
+  type Tried,
+} from '../../delivery/sender.js';
 import type { CreateScoreRequest } from '../api/types.js';
 import { summarize } from '../util/describe.js';
 

@@ -176,7 +176,13 @@ export class MediaUploads {
 
   // --- the protocol ------------------------------------------------------------------------
 
-  private async askThenUpload(key: string, item: MediaItem, held: HeldBytes, wanted: () => boolean, leave: () => void): Promise<MediaAnswer> {
+  private async askThenUpload(
+    key: string,
+    item: MediaItem,
+    held: HeldBytes,
+    wanted: () => boolean,
+    leave: () => void,
+  ): Promise<MediaAnswer> {
     let uploading = false;
     try {
       const answer = await this.ask(item, wanted, leave);
@@ -321,7 +327,14 @@ export class MediaUploads {
     }
   }
 
-  private request(method: string, url: string, headers: Record<string, string>, body: string | Uint8Array, signal: AbortSignal, timeoutMs = this.options.timeoutMs) {
+  private request(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array,
+    signal: AbortSignal,
+    timeoutMs = this.options.timeoutMs,
+  ) {
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
     return this.options.send({ method, url, headers, body: bytes, timeoutMs, signal });
   }

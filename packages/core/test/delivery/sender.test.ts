@@ -1,6 +1,6 @@
 /**
- * The retry buffer's preparation step (compressing a batch before it is buffered): one batch at a
- * time, in the order handed over, counted as buffered meanwhile. A transport whose compression
+ * The sender's preparation step for batches (compressing a batch before it is buffered): one
+ * batch at a time, in the order handed over, counted as buffered meanwhile. A transport whose compression
  * takes longer for the first batch than for the second stands in for the thread pool (a large
  * batch gzipped there, a small one synchronously); what goes over the wire is covered by the
  * exporter's tests against the local server (delivery.test.ts, faults/).
