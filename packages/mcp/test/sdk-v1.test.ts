@@ -118,7 +118,15 @@ describe('stdio: the server in a child process', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'Sunny in Oslo' }] });
     const spans = await trace(traceId, 2);
     expect(one(spans, 'tools/call get_weather').parentSpanId).toBe(one(spans, 'agent-turn').spanId);
-    expect(local.server.spans()).toHaveLength(2);
+    // Not observed, the server knows nothing of the caller's trace: its tool's own observations
+    // start obs there (from OBS_*, at the first one) in a trace of their own.
+    const others = await local.server.waitFor(() => {
+      const rest = local.server.spans().filter((s) => s.traceId !== traceId);
+      return rest.length >= 2 ? rest : undefined;
+    });
+    expect(others.map((s) => s.name).sort()).toEqual(['lookup-city', 'summarise']);
+    expect(new Set(others.map((s) => s.traceId)).size).toBe(1);
+    expect(local.server.spans()).toHaveLength(4);
   });
 });
 

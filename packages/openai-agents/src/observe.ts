@@ -28,13 +28,15 @@ export function observeOpenAIAgents(): ObsTraceProcessor {
   // One the SDK shut down was replaced (`setTraceProcessors`) or the process is ending: add anew.
   if (existing && !wasShutDown(existing)) return existing;
   const processor = new ObsTraceProcessor();
-  try {
-    addTraceProcessor(processor);
-    holder[ADDED] = processor;
-    warnIfTracingDisabled();
-  } catch (err) {
-    logger.warn(`observeOpenAIAgents: ${errorMessage(err)}; agent runs are not observed`);
-  }
+  processor.guard.run(
+    () => {
+      addTraceProcessor(processor);
+      holder[ADDED] = processor;
+      warnIfTracingDisabled();
+    },
+    undefined,
+    'agent runs are not observed',
+  );
   return processor;
 }
 

@@ -5,6 +5,7 @@
  * stream object has an API of its own (`tee()`, `controller`) needs a follower that keeps that
  * object and hooks it in place instead, as `followApiPromise` does (`stainless.ts`).
  */
+import { isAsyncIterable, isThenable } from '../util/guards.js';
 import type { ModelCall } from './model-call.js';
 import type { ResultFollower } from './observe-client.js';
 
@@ -24,12 +25,4 @@ function settle(call: ModelCall, value: unknown, streaming: boolean): unknown {
   if (streaming && isAsyncIterable(value)) return call.watchIterable(value);
   call.finish(value);
   return value;
-}
-
-export function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as PromiseLike<unknown>).then === 'function';
-}
-
-export function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
-  return typeof v === 'object' && v !== null && typeof (v as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
 }
