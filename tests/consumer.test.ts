@@ -57,6 +57,8 @@ const PACKAGES: Record<string, string> = {
   '@obs/mcp': 'mcp',
   '@obs/anthropic': 'anthropic',
   '@obs/vitest': 'vitest',
+  '@obs/google-genai': 'google-genai',
+  '@obs/bedrock': 'bedrock',
   '@obs/client': 'client',
   '@obs/tracing': 'tracing',
   '@obs/otel': 'otel',
@@ -410,6 +412,42 @@ describe('a fresh app on OpenTelemetry SDK 2 (@opentelemetry/api 1.9)', () => {
       { role: 'user', content: 'Weather in Paris?' },
     ]);
   }, 60_000);
+  it.for([
+    [
+      'Google Gen AI SDK',
+      'google-genai-esm',
+      'google-genai-app',
+      'google-genai.generate_content',
+      { input: 6, input_cache_read: 4, output: 3, total: 13 },
+    ],
+    [
+      'Bedrock Runtime (HTTP/2)',
+      'bedrock-esm',
+      'bedrock-app',
+      'bedrock.converse',
+      { input: 10, input_cache_read: 4, output: 3, total: 17 },
+    ],
+  ] as const)(
+    '%s ESM: the wrapper from the tarball, a JSON and a streamed call as two generations under the root',
+    async ([, app, rootName, generation, usage], ctx) => {
+      needsApps(ctx);
+      local.server.reset();
+      const r = await runApp(join(sdk2, app), ['index.js']);
+      expect(r.body).toEqual({ json: 'json answer', streamed: 'streamed answer' });
+      const spans = local.server.spans().filter((s) => s.traceId === r.traceId);
+      const root = spans.find((s) => s.name === rootName)!;
+      const generations = spans.filter((s) => s.name.startsWith(generation));
+      expect(spans).toHaveLength(3);
+      const read = (s: (typeof spans)[number], key: string) => JSON.parse(String(s.attributes[`obs.observation.${key}`]));
+      for (const g of generations) {
+        expect(g.parentSpanId).toBe(root.spanId);
+        expect(g.attributes['obs.observation.type']).toBe('generation');
+        expect(read(g, 'usage_details')).toEqual(usage);
+      }
+      expect(generations.map((g) => read(g, 'output').content).sort()).toEqual(['json answer', 'streamed answer']);
+    },
+    60_000,
+  );
 
   it('ESM TypeScript (strict, skipLibCheck false): type-checks with every README example, runs, one trace with LangChain under the request', async (ctx) => {
     needsApps(ctx);

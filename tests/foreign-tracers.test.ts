@@ -257,9 +257,12 @@ describe("one obs tree next to the app's own tracer, initialised before or after
           expect(app.filter((s) => obsNames.slice(1).includes(s.name))).toEqual([]);
           // obs's own requests (span export) are never the app's spans.
           expect(app.filter((s) => s.url?.startsWith(local.server.url))).toEqual([]);
-          // One line says what the exception costs and how to avoid it; nothing else warns.
+          // One line says what the exception costs and how to avoid it; a tracer registered after obs
+          // that took obs's processor says so at the default level (issue 44); nothing else is said.
           const warnings = r.log.filter((l) => !l.startsWith('[obs] on: '));
-          expect(warnings).toEqual(tracer.lost ? [expect.stringContaining(tracer.lost.warning)] : []);
+          const tookOver =
+            order === 'after' && tracer.mode === 'attached' ? [expect.stringContaining('was registered after obs and took over')] : [];
+          expect(warnings).toEqual(tracer.lost ? [expect.stringContaining(tracer.lost.warning)] : tookOver);
         });
       }
     });

@@ -7,4 +7,6 @@
 export const PROVIDERS = {
   anthropic: 'Anthropic SDK (`@anthropic-ai/sdk` 1.x) `messages.create`',
   openai: 'OpenAI SDK (`openai` 7) `chat.completions.create`',
+  gemini: 'Google Gen AI SDK (`@google/genai` 3.x) `models.generateContent`',
+  bedrock: 'AWS Bedrock Runtime (`@aws-sdk/client-bedrock-runtime` 3.x, HTTP/2) `send(ConverseCommand)`',
 };

@@ -6,7 +6,7 @@
 // sequential calls, then the setup's flush: export (to the local obs server, or to the stand-in's
 // sink for peers without an OTLP export) is inside the block, as the calls' cost.
 //
-//   node bench/providers/run.mjs --provider anthropic|openai [--calls 2000] [--reps 7] [--stream]
+//   node bench/providers/run.mjs --provider anthropic|openai|gemini|bedrock [--calls 2000] [--reps 7] [--stream]
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -31,9 +31,10 @@ const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 
 const { child: obsServer, conn } = await startObsServerProcess();
 const standIn = fork(here('./stand-in-process.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-const [{ port }] = await once(standIn, 'message');
+const [{ port, h2Port }] = await once(standIn, 'message');
 const context = {
   standInURL: `http://127.0.0.1:${port}`,
+  standInH2URL: `http://127.0.0.1:${h2Port}`,
   obs: { baseUrl: conn.url, publicKey: conn.publicKey, secretKey: conn.secretKey },
 };
 

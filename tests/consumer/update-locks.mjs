@@ -46,6 +46,8 @@ const apps = {
         '@anthropic-ai/claude-agent-sdk',
         '@mastra/core',
         '@mastra/observability',
+        '@google/genai',
+        '@aws-sdk/client-bedrock-runtime',
         '@opentelemetry/api',
         '@opentelemetry/sdk-node',
         '@opentelemetry/sdk-trace-node',

@@ -65,7 +65,7 @@ export {
   isThenable,
   nonEmptyString,
 } from './util/guards.js';
-export { followPromise } from './wrap/follow.js';
+export { followPromise, followStreamIn } from './wrap/follow.js';
 export { followApiPromise } from './wrap/stainless.js';
 export { mediaDataUri } from './wrap/media.js';
 export {
@@ -76,6 +76,6 @@ export {
   anthropicUsage,
 } from './wrap/anthropic-messages.js';
 export { OPENAI_CHAT, openAiChatMessage, openAiCost, openAiServerOf, openAiUsage } from './wrap/openai-chat.js';
-export { MessageParts } from './genai/messages.js';
 export { startExperimentRun } from './client/experiment/start.js';
 export type { ExperimentRun, DatasetSource } from './client/experiment/run.js';
+export { MessageParts, splitMessage, splitMessages, type SortedBlock } from './genai/messages.js';

@@ -20,6 +20,10 @@ export interface LlmMessage {
   content: unknown;
   tool_calls?: LlmToolCall[];
   tool_call_id?: unknown;
+  /** A tool message's tool, when the provider names it. */
+  name?: unknown;
+  /** A tool message whose tool failed. */
+  is_error?: boolean;
   /** The model's reasoning text, when it reported one. */
   reasoning?: string;
 }
@@ -39,6 +43,59 @@ export function parseJsonValue(value: unknown): unknown {
   } catch {
     return value;
   }
+}
+
+/**
+ * What one content block of a provider's message is to {@link splitMessage}: a tool call, a tool
+ * result (the tool message, ready), reasoning, content of the message, or nothing to show (a cache
+ * marker).
+ */
+export type SortedBlock = { toolCall: LlmToolCall } | { toolResult: LlmMessage } | { reasoning: string } | 'content' | 'skip';
+
+/**
+ * A provider's message (its role and content blocks) as obs messages: its tool results as tool
+ * messages first (providers send them inside the user's turn), then one message of `role` with
+ * its other blocks as `content` (`contentOf` reads them, in order), `tool_calls` and `reasoning`,
+ * when it has any of them or no blocks at all.
+ */
+export function splitMessage(
+  role: unknown,
+  blocks: readonly unknown[],
+  sort: (block: unknown) => SortedBlock,
+  contentOf: (blocks: unknown[]) => unknown,
+): LlmMessage[] {
+  const out: LlmMessage[] = [];
+  const rest: unknown[] = [];
+  const calls: LlmToolCall[] = [];
+  const reasoning: string[] = [];
+  for (const block of blocks) {
+    const kind = sort(block);
+    if (kind === 'content') rest.push(block);
+    else if (kind === 'skip') continue;
+    else if ('toolCall' in kind) calls.push(kind.toolCall);
+    else if ('toolResult' in kind) out.push(kind.toolResult);
+    else reasoning.push(kind.reasoning);
+  }
+  if (rest.length > 0 || calls.length > 0 || reasoning.length > 0 || blocks.length === 0) {
+    const message: LlmMessage = { role, content: contentOf(rest) };
+    if (calls.length > 0) message.tool_calls = calls;
+    if (reasoning.length > 0) message.reasoning = reasoning.join('');
+    out.push(message);
+  }
+  return out;
+}
+
+/**
+ * A provider's messages (`{ role, content: blocks }`, as Anthropic's Messages and Bedrock's
+ * Converse send them) in obs's shape, each by {@link splitMessage}; anything else as it is.
+ */
+export function splitMessages(
+  messages: unknown,
+  sort: (block: unknown) => SortedBlock,
+  contentOf: (blocks: unknown[]) => unknown,
+): unknown[] {
+  if (!Array.isArray(messages)) return messages === undefined ? [] : [messages];
+  return messages.flatMap((m) => (isDict(m) && Array.isArray(m['content']) ? splitMessage(m['role'], m['content'], sort, contentOf) : [m]));
 }
 
 /** Parts of one message, sorted by what obs does with them. */

@@ -29,7 +29,28 @@ function envLevel(): LogLevel {
 }
 
 let level: LogLevel | undefined;
-let sink: ObsLogger = console;
+
+/**
+ * The default sink: the console, but on Node.js, Bun and Deno `debug` and `info` go to stderr as
+ * warnings and errors do (`console.info` writes to stdout, where a program's own output is: a
+ * stdio MCP server's JSON-RPC, a CLI's result).
+ */
+const consoleSink: ObsLogger = {
+  debug: (m, ...a) => toStderr(m, a) || console.debug(m, ...a),
+  info: (m, ...a) => toStderr(m, a) || console.info(m, ...a),
+  warn: (m, ...a) => console.warn(m, ...a),
+  error: (m, ...a) => console.error(m, ...a),
+};
+
+/** Writes a line to Node's stderr; false where there is none (or arguments need the console's formatting). */
+function toStderr(m: string, args: unknown[]): boolean {
+  const stderr = args.length === 0 ? nodeStderr() : undefined;
+  if (!stderr) return false;
+  stderr.write(`${m}\n`);
+  return true;
+}
+
+let sink: ObsLogger = consoleSink;
 const onceKeys = new Set<string>();
 
 function enabled(l: LogLevel): boolean {
@@ -68,10 +89,7 @@ export const logger: ObsLogger & { warnOnce(key: string, message: string): void;
    */
   notice: (m) => {
     if (!enabled('warn')) return;
-    if (sink !== console) return sink.info(prefixed(m));
-    const stderr = nodeStderr();
-    if (stderr) stderr.write(`${prefixed(m)}\n`);
-    else console.info(prefixed(m));
+    (sink === console ? consoleSink : sink).info(prefixed(m));
   },
   warnOnce(key, m) {
     if (onceKeys.has(key)) return;

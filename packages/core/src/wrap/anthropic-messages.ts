@@ -8,7 +8,7 @@
  * `input` does too, and `total` is every input bucket plus the output.
  */
 import { count, usageDetails } from '../genai/usage.js';
-import { type LlmMessage, type LlmToolCall, MessageParts, parseJsonValue, toolCall } from '../genai/messages.js';
+import { type LlmMessage, MessageParts, parseJsonValue, type SortedBlock, splitMessages, toolCall } from '../genai/messages.js';
 import { type Dict, isDict } from '../util/guards.js';
 import { type CallResult, type CallStart, type ModelEndpoint, pick, type StreamReader } from './endpoint.js';
 import { mediaDataUri } from './media.js';
@@ -53,7 +53,7 @@ export function anthropicRequest(body: Dict): CallStart {
   if (Array.isArray(body['betas'])) metadata['betas'] = body['betas'];
   return {
     model: body['model'],
-    input: [...systemMessage(body['system']), ...inputMessages(body['messages'])],
+    input: [...systemMessage(body['system']), ...splitMessages(body['messages'], sortBlock, (rest) => contentOf(rest, ''))],
     modelParameters: Object.keys(parameters).length > 0 ? parameters : undefined,
     metadata,
   };
@@ -91,34 +91,24 @@ function systemMessage(system: unknown): LlmMessage[] {
   return [{ role: 'system', content: contentOf(system, '\n') }];
 }
 
-/** The messages in obs's shape: a message's `tool_result` blocks become tool messages before the rest of it. */
-function inputMessages(messages: unknown): unknown[] {
-  if (!Array.isArray(messages)) return messages === undefined ? [] : [messages];
-  return messages.flatMap((m) => {
-    if (!isDict(m) || !Array.isArray(m['content'])) return [m];
-    const out: unknown[] = [];
-    const rest: unknown[] = [];
-    const calls: LlmToolCall[] = [];
-    const reasoning: string[] = [];
-    for (const block of m['content'] as unknown[]) {
-      const type = isDict(block) ? block['type'] : undefined;
-      if (!isDict(block)) rest.push(block);
-      else if (type === 'tool_result') {
-        const tool: Dict = { role: 'tool', tool_call_id: block['tool_use_id'], content: contentOf(block['content'], '') };
-        if (block['is_error'] === true) tool['is_error'] = true;
-        out.push(tool);
-      } else if (type === 'tool_use') calls.push(toolCall(block['id'], block['name'], block['input']));
-      else if (type === 'thinking' && typeof block['thinking'] === 'string') reasoning.push(block['thinking']);
-      else if (type !== 'redacted_thinking') rest.push(block);
+/** One content block of a message: `tool_result` blocks become tool messages before the rest of it. */
+function sortBlock(block: unknown): SortedBlock {
+  if (!isDict(block)) return 'content';
+  switch (block['type']) {
+    case 'tool_result': {
+      const tool: LlmMessage = { role: 'tool', tool_call_id: block['tool_use_id'], content: contentOf(block['content'], '') };
+      if (block['is_error'] === true) tool.is_error = true;
+      return { toolResult: tool };
     }
-    if (rest.length > 0 || calls.length > 0 || reasoning.length > 0) {
-      const message: LlmMessage = { role: m['role'], content: contentOf(rest, '') };
-      if (calls.length > 0) message.tool_calls = calls;
-      if (reasoning.length > 0) message.reasoning = reasoning.join('');
-      out.push(message);
-    }
-    return out;
-  });
+    case 'tool_use':
+      return { toolCall: toolCall(block['id'], block['name'], block['input']) };
+    case 'thinking':
+      return typeof block['thinking'] === 'string' ? { reasoning: block['thinking'] } : 'content';
+    case 'redacted_thinking':
+      return 'skip';
+    default:
+      return 'content';
+  }
 }
 
 /** Content blocks as text when they are all text, else the blocks in order, base64 media as data URIs. */

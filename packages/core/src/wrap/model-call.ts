@@ -38,13 +38,21 @@ export class ModelCall {
     private readonly endpoint: ModelEndpoint<never>,
     private readonly guard: AdapterGuard,
     private readonly startKeys: ReadonlySet<string>,
+    private readonly signal: AbortSignal | undefined,
   ) {}
 
   /**
    * Starts the call's observation under the active one; `undefined` (the call then runs
-   * untraced) when obs cannot start or the request's reader fails.
+   * untraced) when obs cannot start or the request's reader fails. `signal`: the abort signal
+   * the caller gave the call, if any: an error or an early end after it fired is an abort.
    */
-  static start<R>(endpoint: ModelEndpoint<R>, request: R, settings: CallSettings, guard: AdapterGuard): ModelCall | undefined {
+  static start<R>(
+    endpoint: ModelEndpoint<R>,
+    request: R,
+    settings: CallSettings,
+    guard: AdapterGuard,
+    signal?: AbortSignal,
+  ): ModelCall | undefined {
     return guard.run(() => {
       getObsHandle() ?? initObs();
       const start = endpoint.request(request);
@@ -60,7 +68,7 @@ export class ModelCall {
         { asType: endpoint.type },
       );
       // `new this`: a class that names itself inside its body is renamed by the bundler.
-      return new this(observation, endpoint as ModelEndpoint<never>, guard, new Set(metadata ? Object.keys(metadata) : []));
+      return new this(observation, endpoint as ModelEndpoint<never>, guard, new Set(metadata ? Object.keys(metadata) : []), signal);
     });
   }
 
@@ -78,8 +86,9 @@ export class ModelCall {
   /** The request, the parsing or the stream failed; an abort is a WARNING. */
   fail(error: unknown, partial?: CallResult): void {
     if (this.ended) return;
-    if (isAbort(error)) {
-      this.end({ ...partial, level: 'WARNING', statusMessage: `aborted: ${errorMessage(error)}` });
+    // An SDK may surface the caller's abort as an error of its own (AWS SDK 3.5xx: `Error: aborted`).
+    if (isAbort(error) || this.signal?.aborted) {
+      this.end({ ...partial, level: 'WARNING', statusMessage: `aborted: ${errorMessage(isAbort(error) ? error : this.signal!.reason)}` });
       return;
     }
     this.ended = true;
@@ -119,8 +128,9 @@ export class ModelCall {
         if (how === 'error') return this.fail(error, result());
         const r = result();
         if (r.finished || reader === NO_READER) return this.end(r);
-        const why = options.signal?.aborted
-          ? `aborted: ${errorMessage(options.signal.reason)}`
+        const signal = options.signal ?? this.signal;
+        const why = signal?.aborted
+          ? `aborted: ${errorMessage(signal.reason)}`
           : how === 'done'
             ? 'the stream ended before the model finished'
             : 'the caller stopped reading the stream before it ended';

@@ -15,6 +15,7 @@
  */
 import { context } from '@opentelemetry/api';
 import { AdapterGuard } from '../http/adapter-guard.js';
+import { suppressTracing } from '../tracing/suppress.js';
 import type { ModelEndpoint } from './endpoint.js';
 import { type CallSettings, ModelCall } from './model-call.js';
 
@@ -25,6 +26,11 @@ export interface SelectedCall<R = Record<string, unknown>> {
   request: R;
   /** Whether the result streams (the follower watches it instead of finishing at once). */
   streaming: boolean;
+  /**
+   * The abort signal the caller gave this call (Gemini's `config.abortSignal`, Bedrock's
+   * `send(command, { abortSignal })`): an error or a stream's early end after it fired is an abort.
+   */
+  signal?: AbortSignal;
 }
 
 /** Follows a traced method's result to the call's end; returns what the caller gets. */
@@ -56,6 +62,13 @@ export interface ClientSpec {
    * are), e.g. metadata read from the client's base URL; also run for each derived client.
    */
   settings?(client: object, options: CallSettings): CallSettings;
+  /**
+   * Run each traced method with OpenTelemetry tracing suppressed below its observation, so that
+   * another instrumentation of the same SDK (OpenInference's, OpenTelemetry's `aws-sdk`) records
+   * no second span of the call: for an SDK whose calls carry no other spans worth keeping (its
+   * HTTP request). The package's README says so.
+   */
+  quiet?: boolean;
   /** The traced methods by their path from the client: `messages.create`, `send`. */
   methods: Readonly<Record<string, TracedMethod>>;
   /**
@@ -239,11 +252,11 @@ function traced(fn: Fn, method: TracedMethod, o: Observed): Fn {
   return function (this: unknown, ...args: unknown[]) {
     const self = o.originals.get(this as object) ?? this;
     const selected = o.guard.run(() => method.select(args, self));
-    const call = selected && ModelCall.start(selected.endpoint, selected.request, o.settings, o.guard);
+    const call = selected && ModelCall.start(selected.endpoint, selected.request, o.settings, o.guard, selected.signal);
     if (!selected || !call) return fn.apply(self, args);
     let result: unknown;
     try {
-      result = context.with(call.context(), () => fn.apply(self, args));
+      result = context.with(o.spec.quiet ? suppressTracing(call.context()) : call.context(), () => fn.apply(self, args));
     } catch (err) {
       call.fail(err);
       throw err;

@@ -4,9 +4,29 @@
  * as `pricing` reads it (the SDK's `cost_details`, else its usage priced), so it is the prices in
  * effect when the span arrived.
  */
-import type { TraceSummary } from '../stores/types.js';
 import type { AttrValue, DecodedSpan } from '../types.js';
 import type { Pricing } from './cost.js';
+
+/** One row of the viewer's trace list, kept up to date as spans arrive. */
+export interface TraceSummary {
+  id: string;
+  name: string;
+  /** The trace's root: its span without a parent, else (a trace continued from elsewhere) its earliest span. */
+  rootSpanId: string;
+  userId: string | null;
+  sessionId: string | null;
+  tags: string[];
+  /** Epoch milliseconds, to the microsecond (a fraction). */
+  start: number;
+  end: number;
+  observations: number;
+  /** Whether any observation of the trace is at level ERROR (or has an error status). */
+  error: boolean;
+  totalTokens: number;
+  totalCost: number;
+  /** The `obs.experiment.id` one of its spans carries, if any. */
+  experiment: string | null;
+}
 
 /** A summary and what choosing its root needs to remember. */
 export interface TraceFold {

@@ -12,6 +12,7 @@
  * (numbering, label moves, merges) and hand it over; stores keep it and answer queries.
  */
 import type { DecodedSpan, HeldMedia, ReceivedScore } from '../types.js';
+import type { TraceSummary } from '../model/trace-summary.js';
 
 /**
  * A store could not do what it was asked because of where it keeps its data: a full disk (507),
@@ -49,27 +50,6 @@ export interface SpanStore {
   /** Forgets the spans of these traces (lower-case ids); returns how many spans went. */
   deleteTraces(traceIds: readonly string[]): number;
   clear(): void;
-}
-
-/** One row of the viewer's trace list, kept up to date as spans arrive. */
-export interface TraceSummary {
-  id: string;
-  name: string;
-  /** The trace's root: its span without a parent, else (a trace continued from elsewhere) its earliest span. */
-  rootSpanId: string;
-  userId: string | null;
-  sessionId: string | null;
-  tags: string[];
-  /** Epoch milliseconds, to the microsecond (a fraction). */
-  start: number;
-  end: number;
-  observations: number;
-  /** Whether any observation of the trace is at level ERROR (or has an error status). */
-  error: boolean;
-  totalTokens: number;
-  totalCost: number;
-  /** The `obs.experiment.id` one of its spans carries, if any. */
-  experiment: string | null;
 }
 
 /** Which traces a list asks for (every given condition must hold). */

@@ -4,11 +4,16 @@
  * from a function of the request, as JSON with a status, or as a streamed body whose chunks the
  * test frames in the provider's own format (server-sent events, Bedrock's event stream), sent
  * with a delay between them, then ended, held open until the client leaves, or cut. Every
- * request is recorded: path (query left off), headers, body (parsed when it is JSON).
+ * request is recorded: path (query left off), query, headers, body (parsed when it is JSON), and
+ * the HTTP version it came on: the stand-in speaks HTTP/1.1 and cleartext HTTP/2 (prior
+ * knowledge, as the AWS SDK's default handler for Bedrock Runtime speaks it) on one port, told
+ * apart by the connection's first bytes.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
 
 /** One answer of a stand-in API. */
 export type StandInReply =
@@ -30,6 +35,10 @@ export type StandInReply =
 /** One request the stand-in received. */
 export interface StandInCall {
   path: string;
+  /** The query string without its `?` (`alt=sse`), `''` when none. */
+  query: string;
+  /** `1.1` or `2.0`. */
+  httpVersion: string;
   headers: IncomingMessage['headers'];
   /** The body, parsed when it is JSON (else its text); `{}` when empty. */
   body: Record<string, unknown>;
@@ -51,18 +60,19 @@ export async function startStandInApi(
 ): Promise<StandInApi> {
   const scripts = new Map<string, StandInReply[] | ((call: StandInCall) => StandInReply)>();
   const calls: StandInCall[] = [];
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks);
-    const call: StandInCall = { path: (req.url ?? '').split('?')[0]!, headers: req.headers, body: parseBody(raw), raw };
+    const [path = '', query = ''] = (req.url ?? '').split('?');
+    const call: StandInCall = { path, query, httpVersion: req.httpVersion, headers: req.headers, body: parseBody(raw), raw };
     calls.push(call);
     const script = scripts.get(call.path);
     const reply = typeof script === 'function' ? script(call) : script && script.length > 1 ? script.shift() : script?.[0];
     if (!reply)
       return sendJson(res, 404, options.notFound?.(call.path) ?? { error: `no reply scripted for ${call.path}` }, options.headers);
     if ('json' in reply) return sendJson(res, reply.status ?? 200, reply.json, { ...options.headers, ...reply.headers });
-    res.writeHead(reply.status ?? 200, {
+    (res as ServerResponse).writeHead(reply.status ?? 200, {
       'content-type': reply.contentType,
       'cache-control': 'no-cache',
       ...options.headers,
@@ -70,15 +80,31 @@ export async function startStandInApi(
     });
     for (const chunk of reply.chunks) {
       if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
-      if (res.destroyed) return;
-      res.write(chunk);
+      if ('stream' in res ? res.stream.destroyed : res.destroyed) return;
+      (res as ServerResponse).write(chunk);
     }
     if (reply.breakOff) {
       // Let the chunks reach the client first.
       await new Promise((r) => setTimeout(r, 20));
+      if ('stream' in res) return res.stream.close(2); // HTTP/2: INTERNAL_ERROR on this stream
       return res.socket?.destroy();
     }
     if (!reply.hang) res.end();
+  };
+  const http1 = createServer(handle);
+  const http2 = createHttp2Server(handle);
+  const sockets = new Set<Socket>();
+  // One port, both protocols: an HTTP/2 connection opens with its preface (`PRI * HTTP/2.0`).
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.once('data', (first) => {
+      socket.pause();
+      if (first.subarray(0, 4).toString('latin1') === 'PRI ') return http2.emit('connection', replayed(socket, first));
+      socket.unshift(first);
+      http1.emit('connection', socket);
+      socket.resume();
+    });
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -90,10 +116,34 @@ export async function startStandInApi(
       scripts.set(path, typeof replies === 'function' ? replies : Array.isArray(replies) ? [...replies] : [replies]);
     },
     close: () => {
-      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
       return new Promise((r) => server.close(() => r()));
     },
   };
+}
+
+/**
+ * The socket as a stream that yields `first` (already read off it) and then the rest: HTTP/2
+ * reads a socket's handle itself, past anything put back on the stream, so it gets this instead.
+ */
+function replayed(socket: Socket, first: Buffer): Duplex {
+  const duplex = new Duplex({
+    read: () => void socket.resume(),
+    write: (chunk, _encoding, done) => void socket.write(chunk, done),
+    final: (done) => void socket.end(done),
+    destroy: (err, done) => {
+      socket.destroy(err ?? undefined);
+      done(err);
+    },
+  });
+  duplex.push(first);
+  socket.on('data', (chunk) => {
+    if (!duplex.push(chunk)) socket.pause();
+  });
+  socket.on('end', () => duplex.push(null));
+  socket.on('close', () => duplex.destroy());
+  socket.resume();
+  return duplex;
 }
 
 function parseBody(raw: Buffer): Record<string, unknown> {
@@ -105,7 +155,7 @@ function parseBody(raw: Buffer): Record<string, unknown> {
   }
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+function sendJson(res: ServerResponse | Http2ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  (res as ServerResponse).writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }

@@ -3,7 +3,8 @@
  * changed whenever spans arrive.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TraceStore, TraceSummary } from '../stores/types.js';
+import type { TraceSummary } from '../model/trace-summary.js';
+import type { TraceStore } from '../stores/types.js';
 import type { DecodedSpan } from '../types.js';
 
 /** The open event streams. */

@@ -5,7 +5,8 @@
 import type { ObservationCost, Pricing } from '../model/cost.js';
 import { spanToObservation, type ObservationV2 } from '../model/observations.js';
 import { epochMs } from '../model/trace-summary.js';
-import type { ObsStores, TraceSummary } from '../stores/types.js';
+import type { TraceSummary } from '../model/trace-summary.js';
+import type { ObsStores } from '../stores/types.js';
 import type { AttrValue, ReceivedScore } from '../types.js';
 
 /** Most rows one list request returns. */

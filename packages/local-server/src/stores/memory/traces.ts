@@ -6,7 +6,8 @@
 import type { Pricing } from '../../model/cost.js';
 import { queryWords, searchTextOf, words } from '../../model/search-text.js';
 import { foldSpan, matchesTraceFilter, type TraceFold } from '../../model/trace-summary.js';
-import type { TraceFilter, TraceStore, TraceSummary } from '../types.js';
+import type { TraceSummary } from '../../model/trace-summary.js';
+import type { TraceFilter, TraceStore } from '../types.js';
 import type { MemorySpanStore } from './spans.js';
 
 /** Trace summaries over a {@link MemorySpanStore}. */

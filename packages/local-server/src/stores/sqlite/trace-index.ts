@@ -12,7 +12,7 @@ import { Pricing } from '../../model/cost.js';
 import { searchTextOf, words } from '../../model/search-text.js';
 import { foldSpan, type TraceFold } from '../../model/trace-summary.js';
 import type { DecodedSpan } from '../../types.js';
-import type { TraceSummary } from '../types.js';
+import type { TraceSummary } from '../../model/trace-summary.js';
 
 /** How many of a trace's spans the full-text index can hold: the low bits of its rowids. */
 export const SPANS_PER_TRACE_INDEXED = 2 ** 20;

@@ -5,7 +5,8 @@
  */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { queryWords } from '../../model/search-text.js';
-import type { TraceFilter, TraceStore, TraceSummary } from '../types.js';
+import type { TraceSummary } from '../../model/trace-summary.js';
+import type { TraceFilter, TraceStore } from '../types.js';
 import { summaryOf, type TraceRow } from './trace-index.js';
 
 /** SQLite store of trace summaries (written by the span store). */

@@ -1,0 +1,111 @@
+/**
+ * Streams through `observeGoogleGenAI`, with the real `@google/genai` 3.x and 1.0 against the
+ * stand-in's server-sent events (`?alt=sse`): `generateContentStream` hands back an async
+ * generator of the SDK's chunks; one generation with the answer assembled from them, usage from
+ * the last chunk, and `completion_start_time` at the first. A stream the caller leaves, or aborts
+ * with `config.abortSignal`, is WARNING with the text so far; a broken connection ERROR, and the
+ * caller gets the SDK's error.
+ */
+import { describe, expect, it } from 'vitest';
+import { observeGoogleGenAI } from '../src/index.js';
+import { chunks, MODEL, response, USAGE_DETAILS } from './fake-gemini.js';
+import { API_KEY, attr, json, SDKS, setup } from './harness.js';
+
+const t = setup();
+
+const ANSWER = response([
+  { text: 'Paris, so sunny.', thought: true },
+  { text: 'Sunny and 22 °C.' },
+  { functionCall: { name: 'weather', args: { city: 'Paris' } } },
+]);
+const OUTPUT = {
+  role: 'assistant',
+  content: 'Sunny and 22 °C.',
+  tool_calls: [{ name: 'weather', args: { city: 'Paris' } }],
+  reasoning: 'Paris, so sunny.',
+};
+
+async function texts(stream: AsyncIterable<{ candidates?: Array<{ content?: { parts?: Array<{ text?: string; thought?: boolean }> } }> }>) {
+  let out = '';
+  for await (const chunk of stream) for (const p of chunk.candidates?.[0]?.content?.parts ?? []) if (p.text && !p.thought) out += p.text;
+  return out;
+}
+
+for (const [label, GoogleGenAI] of SDKS) {
+  describe(`streams (${label})`, () => {
+    const client = () => observeGoogleGenAI(new GoogleGenAI({ apiKey: API_KEY, httpOptions: { baseUrl: t.fake.baseUrl } }));
+
+    it('generateContentStream read to the end: one generation with the assembled answer, usage and completion_start_time', async () => {
+      t.fake.reply('streamGenerateContent', { sse: chunks(ANSWER), delayMs: 2 });
+      const { result, spans } = await t.traced(async () =>
+        texts(await client().models.generateContentStream({ model: MODEL, contents: 'Weather in Paris?', config: { temperature: 0.5 } })),
+      );
+      expect(result).toBe('Sunny and 22 °C.');
+      expect(t.fake.calls[0]!.query).toBe('alt=sse');
+      expect(spans).toHaveLength(1);
+      const gen = spans[0]!;
+      expect(gen.name).toBe('google-genai.generate_content');
+      expect(attr(gen, 'model.name')).toBe('gemini-test-001');
+      expect(json(gen, 'model.parameters')).toEqual({ temperature: 0.5, stream: true });
+      expect(json(gen, 'input')).toEqual([{ role: 'user', content: 'Weather in Paris?' }]);
+      expect(json(gen, 'output')).toEqual(OUTPUT);
+      expect(json(gen, 'usage_details')).toEqual(USAGE_DETAILS);
+      expect(attr(gen, 'metadata.finish_reason')).toBe('STOP');
+      expect(attr(gen, 'level')).toBeUndefined();
+      const first = new Date(String(attr(gen, 'completion_start_time'))).getTime();
+      expect(first).toBeGreaterThan(gen.startTime.getTime());
+      expect(first).toBeLessThan(gen.endTime.getTime());
+    });
+
+    it('a stream the caller leaves: WARNING with the text so far, ended at once', async () => {
+      t.fake.reply('streamGenerateContent', { sse: chunks(response([{ text: 'Hello there, Paris.' }])), delayMs: 30, hang: true });
+      const { spans } = await t.traced(async () => {
+        for await (const _ of await client().models.generateContentStream({ model: MODEL, contents: 'Hi' })) break;
+      });
+      expect(spans).toHaveLength(1);
+      expect(attr(spans[0]!, 'level')).toBe('WARNING');
+      expect(attr(spans[0]!, 'status_message')).toMatch(/stopped reading/);
+      expect(json(spans[0]!, 'output')).toEqual({ role: 'assistant', content: 'Hello ther' });
+      expect(attr(spans[0]!, 'usage_details')).toBeUndefined();
+    });
+
+    it('a stream aborted with config.abortSignal: WARNING with the text so far; the caller sees the abort', async () => {
+      t.fake.reply('streamGenerateContent', { sse: chunks(response([{ text: 'Hello there, Paris.' }])), delayMs: 30, hang: true });
+      const controller = new AbortController();
+      const { result, spans } = await t.traced(async () => {
+        const stream = await client().models.generateContentStream({
+          model: MODEL,
+          contents: 'Hi',
+          config: { abortSignal: controller.signal },
+        });
+        try {
+          for await (const _ of stream) controller.abort();
+          return 'completed';
+        } catch (err) {
+          return err;
+        }
+      });
+      expect((result as Error).name).toBe('AbortError');
+      expect(spans).toHaveLength(1);
+      expect(attr(spans[0]!, 'level')).toBe('WARNING');
+      expect(attr(spans[0]!, 'status_message')).toMatch(/^aborted/);
+      expect(json(spans[0]!, 'output')).toEqual({ role: 'assistant', content: 'Hello ther' });
+    });
+
+    it('a broken connection: ERROR with the text so far; the caller gets the SDK’s error', async () => {
+      t.fake.reply('streamGenerateContent', { sse: chunks(response([{ text: 'Hello there, Paris.' }])).slice(0, 1), breakOff: true });
+      const { result, spans } = await t.traced(async () => {
+        try {
+          return await texts(await client().models.generateContentStream({ model: MODEL, contents: 'Hi' }));
+        } catch (err) {
+          return err;
+        }
+      });
+      expect(result).toBeInstanceOf(Error);
+      expect(spans).toHaveLength(1);
+      expect(attr(spans[0]!, 'level')).toBe('ERROR');
+      expect(attr(spans[0]!, 'status_message')).toBe((result as Error).message);
+      expect(json(spans[0]!, 'output')).toEqual({ role: 'assistant', content: 'Hello ther' });
+    });
+  });
+}
