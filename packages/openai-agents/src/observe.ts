@@ -4,7 +4,7 @@
  * SDK then reports every run to it. Once per process, unless `setTraceProcessors` replaced it.
  */
 import { addTraceProcessor, getGlobalTraceProvider, NoopTrace } from '@openai/agents';
-import { errorMessage, logger } from '@obs/core/kit';
+import { logger } from '@obs/core/kit';
 import { ObsTraceProcessor, wasShutDown } from './processor.js';
 
 /** One processor per process, whichever copy of this package added it. */
