@@ -22,6 +22,7 @@ import { RequestCapture } from './request-capture.js';
 import { holdFlushUntil } from '../util/flush-barrier.js';
 import type { ObsRequestHandle } from './request-handle.js';
 import { isClientErrorStatus } from './status-rule.js';
+import { unref } from '../util/timers.js';
 
 /** The name of a request no route matched, after its method: `GET <unmatched>`. */
 export const UNMATCHED = '<unmatched>';
@@ -299,7 +300,7 @@ export class RequestObservation<Req = any, Res = any> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const limit = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, IDENTIFY_WAIT_MS);
-      (timer as { unref?: () => void }).unref?.();
+      unref(timer);
     });
     const ending = Promise.race([pending, limit]).then(() => {
       clearTimeout(timer);

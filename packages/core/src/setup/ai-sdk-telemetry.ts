@@ -15,6 +15,7 @@
 import { observeModelCall } from '../genai/ai-sdk-stream.js';
 import { logger } from '../util/logger.js';
 import { isNodeRuntime, nodeBuiltin } from '../util/runtime.js';
+import { unref } from '../util/timers.js';
 
 type Integration = Record<string | symbol, unknown>;
 type Registry = { AI_SDK_TELEMETRY_INTEGRATIONS?: Integration[] };
@@ -45,12 +46,14 @@ export function registerAiSdkTelemetry(): () => void {
     const otel = findPackage(requires, '@ai-sdk/otel');
     if (!otel) {
       // After the start-up code that runs with initObs, which may register an integration itself.
-      setTimeout(() => {
-        if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).length > 0) return;
-        logger.warn(
-          `AI SDK ${ai.version} traces only through a telemetry integration, and none is registered: its calls will not reach obs. Add: ${AI_SDK_TELEMETRY_LINE}`,
-        );
-      }, 0).unref?.();
+      unref(
+        setTimeout(() => {
+          if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).length > 0) return;
+          logger.warn(
+            `AI SDK ${ai.version} traces only through a telemetry integration, and none is registered: its calls will not reach obs. Add: ${AI_SDK_TELEMETRY_LINE}`,
+          );
+        }, 0),
+      );
       return noop;
     }
     logger.debug(`AI SDK ${ai.version}: obs registered @ai-sdk/otel's OpenTelemetry integration (no other was registered)`);

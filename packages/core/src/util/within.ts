@@ -1,5 +1,7 @@
 /** Waiting for something, but not for ever. */
 
+import { unref } from './timers.js';
+
 /**
  * Settles when `work` does, or after `ms` at the latest (undefined then); never rejects. Its
  * timer does not keep the process alive: whoever needs the process open holds it otherwise.
@@ -8,7 +10,7 @@ export async function within<T>(work: Promise<T>, ms: number): Promise<T | undef
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), ms);
-    (timer as { unref?: () => void }).unref?.();
+    unref(timer);
   });
   try {
     return await Promise.race([work.catch(() => undefined), late]);

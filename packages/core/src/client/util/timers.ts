@@ -1,5 +1,2 @@
-/** Lets the process exit while `timer` is pending (Node); browsers and edge have nothing to unref. */
-export function unrefTimer(timer: unknown): void {
-  const t = timer as { unref?: () => void } | undefined;
-  if (typeof t?.unref === 'function') t.unref();
-}
+/** Lets the process exit while `timer` is pending: `unref` of `util/timers.ts`, under the name the score queue imports. */
+export { unref as unrefTimer } from '../../util/timers.js';

@@ -8,6 +8,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { CapturedBinary } from '../../tracing/media-capture.js';
 import { type MediaSpot, inTextOrder, scanMedia } from './find-media.js';
+import { unref } from '../../util/timers.js';
 
 /** Longest turn of the event loop the media step takes at a time, in ms. */
 export const SLICE_MS = 8;
@@ -41,7 +42,7 @@ export class Turns {
   async next(): Promise<void> {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 0);
-      (timer as { unref?: () => void }).unref?.();
+      unref(timer);
     });
     this.started = Date.now();
   }

@@ -14,6 +14,7 @@ import type { ReadableSpan, SpanExporter } from '../../tracing/sdk-types.js';
 import { logger } from '../../util/logger.js';
 import { isNodeRuntime } from '../../util/runtime.js';
 import { type EncodedExporter, isEncodedExporter, type SpanBatchEncoder } from './exporter-capabilities.js';
+import { unref } from '../../util/timers.js';
 
 export interface BatchQueueOptions {
   immediate: boolean;
@@ -236,7 +237,7 @@ export class BatchQueue {
       this.drain();
     }, this.options.flushIntervalMs);
     // A pending partial batch must never keep a process alive; shutdown hooks flush it.
-    (t as { unref?: () => void }).unref?.();
+    unref(t);
     return t;
   }
 

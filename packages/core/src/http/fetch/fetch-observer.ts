@@ -5,6 +5,7 @@ import type { ObsHttpOptions } from '../options.js';
 import { HttpObserver, type RequestObservation } from '../request-observation.js';
 import { queryOf, readRequestInput } from './request-input.js';
 import { observeResponse } from './response-output.js';
+import { unref } from '../../util/timers.js';
 
 /** How long the end of a request waits for its body copy to be read before recording without it. */
 const INPUT_WAIT_MS = 1000;
@@ -220,7 +221,7 @@ export class FetchRequest<Req extends Request = Request, Subject = Req> {
       if (this.body === 'pending') this.endUnfinished();
     }, ms);
     // Never what keeps a Node.js process alive.
-    (this.unreadTimer as { unref?: () => void }).unref?.();
+    unref(this.unreadTimer);
   }
 
   /**
@@ -245,6 +246,6 @@ function statusOf(res: unknown): number | undefined {
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
-    (t as { unref?: () => void }).unref?.();
+    unref(t);
   });
 }
