@@ -42,7 +42,7 @@ export function wholeMediaText(): MediaText {
 }
 
 /** Whether `s` is a base64 data URI (`data:<type>[;params];base64,...`); reads at most its first 256 characters. */
-export function isBase64DataUri(s: string): boolean {
+function isBase64DataUri(s: string): boolean {
   return s.length > 13 && s.charCodeAt(0) === 100 && s.startsWith('data:') && s.lastIndexOf(';base64,', 256) > 5;
 }
 
@@ -50,7 +50,7 @@ export function isBase64DataUri(s: string): boolean {
  * Whether `s` looks like bare base64 media: its first 1,024 and last 64 characters are base64.
  * Reads those only; the export finds where the base64 really ends.
  */
-export function looksLikeBase64(s: string): boolean {
+function looksLikeBase64(s: string): boolean {
   return s.length >= 1024 && BASE64_HEAD.test(s) && BASE64_TAIL.test(s.slice(-64));
 }
 
