@@ -1,6 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestProjectInlineConfiguration } from 'vitest/config';
+import type { TestProjectInlineConfiguration, ViteUserConfig } from 'vitest/config';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -37,4 +37,43 @@ export function providerProjects(
       },
     },
   ];
+}
+
+/** Options of {@link packageConfig}: what a package's suite does differently from the rest. */
+export interface PackageConfigOptions {
+  /**
+   * Which tests also run on OpenTelemetry's SDK provider (`providerProjects`' `sdkInclude` and
+   * `sdkExclude`; default every test), or `false` for one plain project (no tracer-provider projects).
+   */
+  providers?: false | { include?: string[]; sdkInclude?: string[]; sdkExclude?: string[] };
+  /** Test files not to run (with `providers: false`). */
+  exclude?: string[];
+  /** Runs once before the suite (a build the tests share). */
+  globalSetup?: string[];
+  /** For set-ups that start real apps or builds; default 60 s. */
+  hookTimeout?: number;
+  /** Vite plugins (Nest's SWC for decorator metadata). */
+  plugins?: ViteUserConfig['plugins'];
+}
+
+/**
+ * A package's whole vitest config: `test/**\/*.test.ts` on both tracer providers (or one plain
+ * project), 30 s per test, the shared reporters, and what `options` changes. `dir` is the
+ * package's folder (`import.meta.dirname`), which names its JSON report.
+ */
+export function packageConfig(dir: string, options: PackageConfigOptions = {}): ViteUserConfig {
+  const { providers = {}, exclude, globalSetup, hookTimeout = 60_000, plugins } = options;
+  const include = ['test/**/*.test.ts'];
+  return {
+    ...(plugins ? { plugins } : {}),
+    test: {
+      ...(providers === false
+        ? { include, ...(exclude ? { exclude } : {}) }
+        : { projects: providerProjects(providers.include ?? include, providers.sdkInclude, providers.sdkExclude) }),
+      ...(globalSetup ? { globalSetup } : {}),
+      testTimeout: 30_000,
+      hookTimeout,
+      reporters: sharedReporters(dir),
+    },
+  };
 }

@@ -1,11 +1,4 @@
-import { defineConfig } from 'vitest/config';
-import { sharedReporters } from '../../vitest.shared.js';
+import { packageConfig } from '../../vitest.shared.js';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    reporters: sharedReporters(import.meta.dirname),
-  },
-});
+// The server alone: no tracer provider of obs is involved.
+export default packageConfig(import.meta.dirname, { providers: false });

@@ -5,7 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { initObs, startActiveObservation } from '@obs/core';
-import { setupObsServer } from '@obs/local-server/testing';
+import { setupObsServer, initTestObs } from '@obs/local-server/testing';
 import { afterAll, expect, it } from 'vitest';
 import { observeAnthropic } from '../src/index.js';
 import { message, startFakeAnthropic, text } from './fake-anthropic.js';
@@ -13,7 +13,7 @@ import { API_KEY } from './harness.js';
 
 const fake = await startFakeAnthropic();
 const anthropic = observeAnthropic(new Anthropic({ apiKey: API_KEY, baseURL: fake.baseURL, maxRetries: 0 }));
-const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+const local = setupObsServer({ init: initTestObs(initObs) });
 afterAll(() => fake.close());
 
 it("a client observed before initObs(options) traces its calls with the app's options", async () => {

@@ -7,6 +7,7 @@
  * usage in disjoint buckets (Bedrock's `inputTokens` already leaves the cache out).
  */
 import {
+  type Dict,
   type CallResult,
   type CallStart,
   isDict,
@@ -21,8 +22,6 @@ import {
   toolCall,
   usageDetails,
 } from '@obs/core/kit';
-
-type Dict = Record<string, unknown>;
 
 export const CONVERSE: ModelEndpoint<Dict> = {
   name: 'bedrock.converse',

@@ -6,9 +6,15 @@
  * (`amazon.titan-embed-*`, `cohere.embed-*`) is an embedding with its text; any other model's a
  * generation with the request and response JSON as they are.
  */
-import { ANTHROPIC_MESSAGES, AnthropicStreamReader, isDict, type ModelEndpoint, type StreamReader, usageDetails } from '@obs/core/kit';
-
-type Dict = Record<string, unknown>;
+import {
+  type Dict,
+  ANTHROPIC_MESSAGES,
+  AnthropicStreamReader,
+  isDict,
+  type ModelEndpoint,
+  type StreamReader,
+  usageDetails,
+} from '@obs/core/kit';
 
 const decoder = new TextDecoder();
 

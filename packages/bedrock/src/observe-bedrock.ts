@@ -11,6 +11,7 @@
  * OpenTelemetry's instrumentation of the same `send` records no second span of the call.
  */
 import {
+  type Dict,
   type ClientSpec,
   followStreamIn,
   isDict,
@@ -30,8 +31,6 @@ export interface ObserveBedrockOptions {
   /** Metadata on every observation of this client. */
   metadata?: Record<string, unknown>;
 }
-
-type Dict = Record<string, unknown>;
 
 /** The traced operations: their endpoint, and where their output's stream is. */
 const OPERATIONS: Record<string, { endpoint: ModelEndpoint<Dict>; stream?: 'stream' | 'body' }> = {

@@ -8,7 +8,7 @@
 import * as current from '@aws-sdk/client-bedrock-runtime';
 import { initObs, startActiveObservation } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { initTestObs, setupObsServer, traced as tracedRun } from '@obs/local-server/testing';
 import * as floor from 'bedrock-runtime-3-588';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { type FakeBedrock, startFakeBedrock } from './fake-bedrock.js';
@@ -22,7 +22,7 @@ export const SDKS = [
 ] as const;
 
 export function setup() {
-  const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+  const local = setupObsServer({ init: initTestObs(initObs) });
   let fake: FakeBedrock | undefined;
   beforeAll(async () => {
     fake = await startFakeBedrock();
@@ -35,26 +35,13 @@ export function setup() {
   });
 
   async function traced<T>(fn: () => Promise<T>): Promise<{ result: T; spans: DecodedSpan[] }> {
-    let traceId = '';
-    let result!: T;
-    let error: unknown;
-    await startActiveObservation('request', async (obs) => {
-      traceId = obs.traceId;
-      try {
-        result = await fn();
-      } catch (err) {
-        error = err;
-      }
-    });
-    await local.handle.flush();
-    const all = local.server.spansByTrace(traceId);
-    const root = all.find((s) => s.name === 'request')!;
-    const spans = all.filter((s) => s !== root).sort((a, b) => Number(a.startTimeUnixNano - b.startTimeUnixNano));
-    for (const s of spans) expect(s.parentSpanId, `${s.name} hangs under the root`).toBe(root.spanId);
+    const run = await tracedRun(local, startActiveObservation, fn, 'request');
+    const spans = run.children;
+    for (const s of spans) expect(s.parentSpanId, `${s.name} hangs under the root`).toBe(run.root.spanId);
     // The credentials sign the requests to the stand-in only, never an exported span.
-    expect(JSON.stringify(all, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain('DO-NOT-EXPORT');
-    if (error) throw error;
-    return { result, spans };
+    expect(JSON.stringify(run.spans, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain('DO-NOT-EXPORT');
+    if (run.error) throw run.error;
+    return { result: run.result as T, spans };
   }
 
   return {

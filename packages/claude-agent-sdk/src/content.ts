@@ -5,9 +5,7 @@
  * API's usage in obs's disjoint buckets (Anthropic's `input_tokens` already excludes the cache
  * reads and writes, which are buckets of their own).
  */
-import { type LlmToolCall, toolCall, usageDetails } from '@obs/core/kit';
-
-type Dict = Record<string, unknown>;
+import { type Dict, finiteNumber, isDict, type LlmToolCall, toolCall, usageDetails } from '@obs/core/kit';
 
 /** The assistant message of a turn's blocks. */
 export function assistantMessage(blocks: Dict[]): Dict {
@@ -58,20 +56,12 @@ export function resultContent(content: unknown): unknown {
 /** Messages API usage (`input_tokens` without the cache parts) as obs `usage_details`. */
 export function claudeUsage(usage: unknown): Record<string, number> | undefined {
   if (!isDict(usage)) return undefined;
-  const read = num(usage['cache_read_input_tokens']);
-  const write = num(usage['cache_creation_input_tokens']);
-  const input = num(usage['input_tokens']);
+  const read = finiteNumber(usage['cache_read_input_tokens']);
+  const write = finiteNumber(usage['cache_creation_input_tokens']);
+  const input = finiteNumber(usage['input_tokens']);
   return usageDetails({
     input: input === undefined ? undefined : input + (read ?? 0) + (write ?? 0),
     output: usage['output_tokens'],
     inputParts: { cache_read: read, cache_write: write },
   });
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-export function isDict(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -9,10 +9,8 @@
  */
 import { type Context, context } from '@opentelemetry/api';
 import { type ObsObservation, startObservation } from '@obs/core';
-import { activeContextFor, recordErrorOnSpan } from '@obs/core/kit';
-import { assistantMessage, claudeUsage, isDict, resultContent, userMessages } from './content.js';
-
-type Dict = Record<string, unknown>;
+import { activeContextFor, type Dict, isDict, recordErrorOnSpan } from '@obs/core/kit';
+import { assistantMessage, claudeUsage, resultContent, userMessages } from './content.js';
 
 /** A thread of the conversation: the main agent's (key '') or one subagent's (its tool use id). */
 interface Thread {

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { query as sdkQuery } from '@anthropic-ai/claude-agent-sdk';
 import { initObs, startActiveObservation } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { setupObsServer, initTestObs } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { observeClaudeAgent } from '../src/index.js';
 import { FINAL_OUTPUT_TOKENS, lastUserText, type StandInAnthropic, startStandInAnthropic } from './stand-in-anthropic.js';
 
-const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+const local = setupObsServer({ init: initTestObs(initObs) });
 let standIn: StandInAnthropic;
 let home: string;
 beforeAll(async () => {

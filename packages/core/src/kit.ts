@@ -3,10 +3,10 @@
  * model SDK wrapper kit (`observeClient` and its endpoints, followers and `ModelCall`: a
  * provider package is a mapping file on it, see `src/wrap/README.md`), the guard that keeps an
  * adapter's own bugs out of the app's requests, the SDK logger, error wording, value capture and
- * redaction, the one end-once stream wrapper, the trace-attribute context, and LLM calls in
- * obs's shape (messages with normalised tool calls, usage in disjoint buckets, media, the
- * Anthropic Messages and OpenAI Chat Completions formats), and an experiment run taken item by item
- * (for test runners). When
+ * redaction, the shape checks of values obs did not make (`isDict`, `isThenable`, ...), the one
+ * end-once stream wrapper, the trace-attribute context, LLM calls in obs's shape (messages with
+ * normalised tool calls, usage in disjoint buckets, media, the Anthropic Messages and OpenAI Chat
+ * Completions formats), and an experiment run taken item by item (for test runners). When
  * `identify` runs and what awaits it: see `@obs/core/http`. Stable within a major for adapter
  * authors; application code uses `@obs/core`.
  *
@@ -20,6 +20,7 @@ export { resolveConnection, type ObsConnectionOptions } from './config/connectio
 export { SDK_TRACER_NAME } from './util/version.js';
 export { TextCapture, TRUNCATION_MARKER, truncateText } from './util/capture.js';
 export { safeStringify, toAttributeString } from './util/serialize.js';
+export { wholeMediaText } from './export/media/media-text.js';
 export { flattenAttributes } from './util/flatten.js';
 export { maskValue } from './export/pipeline/mask.js';
 export { resolveCompression } from './export/otlp/compression.js';
@@ -31,8 +32,6 @@ export { watchIterator, watchReadableStream, type StreamWatcher, type StreamEndK
 export {
   wrapAsyncGenerator,
   wrapReadableStream,
-  isAsyncIterator,
-  isReadableStream,
   endObservationOnStreamEnd,
   recordObservationError,
   StreamCollector,
@@ -53,7 +52,19 @@ export {
   type ResultFollower,
 } from './wrap/observe-client.js';
 export { ModelCall, type CallSettings, type WatchOptions } from './wrap/model-call.js';
-export { type ModelEndpoint, type CallStart, type CallResult, type StreamReader, pick, isDict } from './wrap/endpoint.js';
+export { type ModelEndpoint, type CallStart, type CallResult, type StreamReader, pick } from './wrap/endpoint.js';
+export {
+  type Dict,
+  dict,
+  finiteNumber,
+  isAsyncIterable,
+  isAsyncIterator,
+  isDict,
+  isObject,
+  isReadableStream,
+  isThenable,
+  nonEmptyString,
+} from './util/guards.js';
 export { followPromise, followStreamIn } from './wrap/follow.js';
 export { followApiPromise } from './wrap/stainless.js';
 export { mediaDataUri } from './wrap/media.js';

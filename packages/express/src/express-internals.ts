@@ -3,6 +3,7 @@
  * router: `layer.regexp` + `layer.keys`) and Express 5 (`router` 2.x: `layer.match()`, and
  * `layer.rawPath` in recent versions). Read-only: nothing here changes routing.
  */
+import { decodePathSegment } from '@obs/core/http';
 
 /** A layer of a router stack: a middleware, a mounted router or app, or a route. */
 export interface ExpressLayer {
@@ -146,7 +147,7 @@ function parameterise(path: string, params: Record<string, string> | undefined):
   const segments = path.split('/');
   const used = new Set<number>();
   for (const [name, value] of Object.entries(params)) {
-    const i = segments.findIndex((s, idx) => !used.has(idx) && s.length > 0 && safeDecode(s) === value);
+    const i = segments.findIndex((s, idx) => !used.has(idx) && s.length > 0 && decodePathSegment(s) === value);
     if (i === -1) continue;
     segments[i] = /^\d+$/.test(name) ? '*' : `:${name}`;
     used.add(i);
@@ -164,12 +165,4 @@ export function pathText(path: unknown): string {
 
 function trimTrailingSlash(p: string): string {
   return p.length > 0 && p.endsWith('/') ? p.replace(/\/+$/, '') : p;
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }

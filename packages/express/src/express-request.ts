@@ -3,9 +3,6 @@ import type { Request, Response } from 'express';
 import type { ExpressApp, ExpressRoute } from './express-internals.js';
 import { mountPattern, routePattern } from './route-pattern.js';
 
-/** Name of a request that no route (and no mounted path) answered. */
-export const UNMATCHED = '<unmatched>';
-
 /**
  * What only Express knows about a request core's Node.js layer observes: the route it matched
  * (seen when Express assigns `req.route`), and the mount path that answered when no route did.
@@ -50,6 +47,6 @@ export class ExpressRequest extends NodeRequest<Request, Response> {
     if (this.route) pattern = routePattern(this.route, this.routeBase, this.routeApp);
     else if (this.rawRes.statusCode !== 404 && this.responseBase) pattern = mountPattern(this.responseBase, this.responseApp);
     if (pattern) this.ro.setRoute(pattern);
-    else this.ro.setName(`${String(this.req.method).toUpperCase()} ${UNMATCHED}`);
+    else this.ro.setUnmatched();
   }
 }

@@ -18,5 +18,6 @@
 export { obsMiddleware } from './middleware.js';
 export { obsErrorHandler } from './error-handler.js';
 export { getRequestObservation } from './request-observation.js';
-export { UNMATCHED } from './express-request.js';
+/** Name of a request that no route (and no mounted path) answered: `GET <unmatched>`. */
+export { UNMATCHED } from '@obs/core/http';
 export type { ObsExpressOptions } from './options.js';

@@ -1,9 +1,10 @@
 import { context } from '@opentelemetry/api';
 import { initObs } from '@obs/core';
 import { NodeHttpObserver } from '@obs/core/http';
-import { errorMessage, logger, warnMisplacedOptions } from '@obs/core/kit';
+import { warnMisplacedOptions } from '@obs/core/kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ExpressRequest } from './express-request.js';
+import { guard } from './guard.js';
 import type { ObsExpressOptions } from './options.js';
 import { hookPrototypes } from './prototype-hooks.js';
 import { flushOnServerClose } from './server-close.js';
@@ -52,7 +53,7 @@ class ExpressObserver {
 
   /** Starts the request's observation, or returns undefined (ignored, or something failed: never the app's problem). */
   observe(req: Request, res: Response): ExpressRequest | undefined {
-    try {
+    return guard.run(() => {
       if (!this.ready) {
         // Idempotent: the existing handle when tracing is set up already.
         initObs(this.options.obs);
@@ -66,9 +67,6 @@ class ExpressObserver {
       const request = this.layer.start(req, res);
       if (request) hookPrototypes(req, res);
       return request;
-    } catch (err) {
-      logger.warn(`@obs/express: request not observed: ${errorMessage(err)}`);
-      return undefined;
-    }
+    });
   }
 }

@@ -1,7 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { observedRequestOf, observedRequestOfResponse } from '@obs/core/http';
-import { logger } from '@obs/core/kit';
 import { ExpressRequest } from './express-request.js';
+import { guard } from './guard.js';
 
 /** The Express request a request object belongs to, when `obsMiddleware` observes it. */
 function stateOf(req: object): ExpressRequest | undefined {
@@ -89,12 +89,8 @@ function recordingJson(original: Fn): Fn {
     const args = arguments;
     const state = observedRequestOfResponse(this);
     if (state?.output) {
-      try {
-        // Express 4 still accepts the deprecated `res.json(status, body)`.
-        state.output.value(args.length > 1 && typeof args[0] === 'number' ? args[1] : args[0]);
-      } catch (err) {
-        logger.debug(`@obs/express: output not recorded (${String(err)})`);
-      }
+      // Express 4 still accepts the deprecated `res.json(status, body)`.
+      guard.run(() => state.output?.value(args.length > 1 && typeof args[0] === 'number' ? args[1] : args[0]));
     }
     return original.apply(this, args as unknown as unknown[]);
   };
@@ -107,11 +103,7 @@ function recordingSend(original: Fn): Fn {
     const args = arguments;
     const state = observedRequestOfResponse(this);
     if (state?.output && typeof args[0] === 'string') {
-      try {
-        state.output.text(args[0]);
-      } catch (err) {
-        logger.debug(`@obs/express: output not recorded (${String(err)})`);
-      }
+      guard.run(() => state.output?.text(args[0] as string));
     }
     return original.apply(this, args as unknown as unknown[]);
   };
@@ -123,11 +115,7 @@ function recordingWrite(original: Fn): Fn {
     const args = arguments;
     const state = observedRequestOfResponse(this);
     if (state?.output) {
-      try {
-        state.output.write(args[0], args[1]);
-      } catch (err) {
-        logger.debug(`@obs/express: output not recorded (${String(err)})`);
-      }
+      guard.run(() => state.output?.write(args[0], args[1]));
     }
     return original.apply(this, args as unknown as unknown[]);
   };
@@ -139,12 +127,10 @@ function recordingEnd(original: Fn): Fn {
     const args = arguments;
     const state = observedRequestOfResponse(this);
     if (state !== undefined) {
-      try {
+      guard.run(() => {
         if (state instanceof ExpressRequest) state.onResponseEnd();
         state.output?.end(args[0], args[1]);
-      } catch (err) {
-        logger.debug(`@obs/express: output not recorded (${String(err)})`);
-      }
+      });
     }
     return original.apply(this, args as unknown as unknown[]);
   };

@@ -14,6 +14,8 @@
  *
  * @packageDocumentation
  */
-export { obsPlugin, UNMATCHED } from './plugin.js';
+export { obsPlugin } from './plugin.js';
+/** Name of a request no route matched: `GET <unmatched>`, in every obs adapter. */
+export { UNMATCHED } from '@obs/core/http';
 export { getRequestObservation } from './request-observation.js';
 export type { ObsFastifyOptions } from './options.js';

@@ -7,9 +7,6 @@ import fp from 'fastify-plugin';
 import type { ObsFastifyOptions } from './options.js';
 import { fastifyOtelContext } from './fastify-otel-context.js';
 
-/** Name of a request no route matched (Fastify's 404 handler), as `@obs/express` names it. */
-export const UNMATCHED = '<unmatched>';
-
 type Observed = NodeRequest<FastifyRequest, FastifyReply>;
 
 /**
@@ -46,7 +43,7 @@ function obsFastify(fastify: FastifyInstance, options: ObsFastifyOptions, done: 
     obs.link(request, reply);
     const route = routeOf(request);
     if (route) obs.ro.setRoute(route);
-    else obs.ro.setName(`${request.method} ${UNMATCHED}`);
+    else obs.ro.setUnmatched();
     if (recordOutput && request.method !== 'HEAD') {
       obs.output = new NodeResponseCapture(obs.ro, reply as unknown as NodeResponseLike);
       captureWrites(reply.raw, obs.output, guard);

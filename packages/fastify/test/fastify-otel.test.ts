@@ -7,7 +7,7 @@
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import { initObs } from '@obs/core';
 import { obsPlugin } from '@obs/fastify';
-import { setupObsServer } from '@obs/local-server/testing';
+import { setupObsServer, initTestObs } from '@obs/local-server/testing';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import Fastify from 'fastify';
@@ -19,7 +19,7 @@ const appExporter = new InMemorySpanExporter();
 new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(appExporter)] }).register();
 registerInstrumentations({ instrumentations: [new FastifyOtelInstrumentation({ registerOnInitialization: true })] });
 
-const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+const local = setupObsServer({ init: initTestObs(initObs) });
 
 describe('@obs/fastify next to @fastify/otel', () => {
   let app: Running;

@@ -9,6 +9,7 @@
  * `promptTokenCount` includes the cached tokens, `candidatesTokenCount` leaves the thoughts out).
  */
 import {
+  type Dict,
   type CallResult,
   type CallStart,
   isDict,
@@ -23,8 +24,6 @@ import {
   toolCall,
   usageDetails,
 } from '@obs/core/kit';
-
-type Dict = Record<string, unknown>;
 
 const PARAMETERS = [
   'temperature',

@@ -8,7 +8,16 @@
  * history and the new message, as the SDK sends them; the SDK's `generateContent` call inside a
  * turn runs on its own models module, which obs leaves as it is, so a turn is never recorded twice.
  */
-import { type ClientSpec, followPromise, isDict, logger, type ModelEndpoint, observeClient, type TracedMethod } from '@obs/core/kit';
+import {
+  type Dict,
+  type ClientSpec,
+  followPromise,
+  isDict,
+  logger,
+  type ModelEndpoint,
+  observeClient,
+  type TracedMethod,
+} from '@obs/core/kit';
 import { EMBED, GENERATE } from './gemini.js';
 
 /** Options of {@link observeGoogleGenAI}. */
@@ -18,8 +27,6 @@ export interface ObserveGoogleGenAIOptions {
   /** Metadata on every observation of this client. */
   metadata?: Record<string, unknown>;
 }
-
-type Dict = Record<string, unknown>;
 
 const CHAT_TURN: ModelEndpoint<Dict> = { ...GENERATE, name: 'google-genai.chat.send_message' };
 

@@ -15,6 +15,8 @@
  *
  * @packageDocumentation
  */
-export { obs, UNMATCHED } from './middleware.js';
+export { obs } from './middleware.js';
+/** Name of a request no route matched: `GET <unmatched>`, in every obs adapter. */
+export { UNMATCHED } from '@obs/core/http';
 export { getRequestObservation } from './request-observation.js';
 export type { ObsHonoOptions } from './options.js';

@@ -57,14 +57,11 @@ export function obs(options: ObsHonoOptions = {}): MiddlewareHandler {
   };
 }
 
-/** Name of a request no route's handler matched (a 404), as `@obs/express` names it: its `url.path` says what was asked. */
-export const UNMATCHED = '<unmatched>';
-
 /** Starts the request's root, named after the route Hono matched for its handler. */
 function start(layer: FetchHttpObserver<Request, Context>, c: Context): FetchRequest<Request, Context> | undefined {
   const route = handlerRoute(c);
   const request = layer.start(c.req.raw, { path: c.req.path, route, subject: c, bodyAfterHandler: bodyAfterHandler(c) });
-  if (request && route === undefined) request.ro.setName(`${c.req.method} ${UNMATCHED}`);
+  if (request && route === undefined) request.ro.setUnmatched();
   return request;
 }
 

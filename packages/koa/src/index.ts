@@ -17,6 +17,8 @@
  *
  * @packageDocumentation
  */
-export { obsMiddleware, UNMATCHED } from './middleware.js';
+export { obsMiddleware } from './middleware.js';
+/** Name of a request no route matched: `GET <unmatched>`, in every obs adapter. */
+export { UNMATCHED } from '@obs/core/http';
 export { getRequestObservation } from './request-observation.js';
 export type { ObsKoaOptions } from './options.js';

@@ -7,9 +7,6 @@ import { keepHeader, routeOf, watchRoute } from './koa-internals.js';
 import { KoaRequest } from './koa-request.js';
 import type { ObsKoaOptions } from './options.js';
 
-/** Name of a request no route matched (the router's 404, or middleware that answered without one), as `@obs/express` names it. */
-export const UNMATCHED = '<unmatched>';
-
 /**
  * Traces every request as a root observation named `METHOD /route/:param` (the `@koa/router`
  * route it matched), with its input (the parsed body, else the query), output (the body's value,
@@ -67,7 +64,7 @@ export function obsMiddleware(options: ObsKoaOptions = {}): Middleware {
   function end(ctx: Context, request: KoaRequest): void {
     const route = routeOf(ctx);
     if (route) request.ro.setRoute(route);
-    else request.ro.setName(`${ctx.method} ${UNMATCHED}`);
+    else request.ro.setUnmatched();
     request.ro.allowIdentify();
     const body: unknown = ctx.body;
     if (request.output && isValue(body)) request.output.value(body);

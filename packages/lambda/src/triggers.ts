@@ -16,6 +16,7 @@ import type {
   SNSEventRecord,
   SQSRecord,
 } from 'aws-lambda';
+import { type Dict, isDict } from '@obs/core/kit';
 
 /** An HTTP request: what the request observation of core is started with. */
 export interface HttpTrigger {
@@ -53,12 +54,10 @@ export interface EventTrigger {
 
 export type Trigger = HttpTrigger | EventTrigger;
 
-type Obj = Record<string, unknown>;
-
 /** What the event is. Never throws: an event of no known shape is `other`. */
 export function triggerOf(event: unknown): Trigger {
   try {
-    if (isObject(event)) return httpTrigger(event) ?? recordsTrigger(event) ?? eventBridgeTrigger(event) ?? other();
+    if (isDict(event)) return httpTrigger(event) ?? recordsTrigger(event) ?? eventBridgeTrigger(event) ?? other();
   } catch {
     // A getter that throws, a shape half like a known one: the invocation is still traced, as `other`.
   }
@@ -69,11 +68,11 @@ function other(): EventTrigger {
   return { type: 'event', faas: 'other', records: [] };
 }
 
-function httpTrigger(event: Obj): HttpTrigger | undefined {
+function httpTrigger(event: Dict): HttpTrigger | undefined {
   const rc = event.requestContext;
-  if (!isObject(rc)) return undefined;
+  if (!isDict(rc)) return undefined;
   // HTTP API (payload 2.0) and function URLs.
-  if (event.version === '2.0' && isObject(rc.http)) {
+  if (event.version === '2.0' && isDict(rc.http)) {
     const e = event as unknown as APIGatewayProxyEventV2;
     const routeKey = e.routeKey ?? e.requestContext.routeKey;
     const space = typeof routeKey === 'string' ? routeKey.indexOf(' ') : -1;
@@ -92,7 +91,7 @@ function httpTrigger(event: Obj): HttpTrigger | undefined {
   }
   if (typeof event.httpMethod !== 'string') return undefined;
   // An application load balancer: no route, named by method and path.
-  if (isObject(rc.elb)) {
+  if (isDict(rc.elb)) {
     const e = event as unknown as ALBEvent;
     return http(e.httpMethod, e.path, undefined, e.headers, e.multiValueHeaders, e.body, e.isBase64Encoded, e.queryStringParameters);
   }
@@ -125,10 +124,10 @@ function http(
   };
 }
 
-function recordsTrigger(event: Obj): EventTrigger | undefined {
+function recordsTrigger(event: Dict): EventTrigger | undefined {
   const records = event.Records;
-  if (!Array.isArray(records) || records.length === 0 || !isObject(records[0])) return undefined;
-  const first = records[0] as Obj;
+  if (!Array.isArray(records) || records.length === 0 || !isDict(records[0])) return undefined;
+  const first = records[0] as Dict;
   const source = first.eventSource ?? first.EventSource;
   switch (source) {
     case 'aws:sqs':
@@ -206,7 +205,7 @@ function kinesisRecord(r: KinesisStreamRecord): RecordView {
   };
 }
 
-function eventBridgeTrigger(event: Obj): EventTrigger | undefined {
+function eventBridgeTrigger(event: Dict): EventTrigger | undefined {
   const e = event as unknown as EventBridgeEvent<string, unknown>;
   if (typeof e['detail-type'] !== 'string' || typeof e.source !== 'string' || !('detail' in e)) return undefined;
   const scheduled = e.source === 'aws.events' || e.source === 'aws.scheduler';
@@ -238,18 +237,14 @@ function arnResource(arn: unknown, kind: string): string {
 
 function lowerCased(headers: Record<string, unknown> | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!isObject(headers)) return out;
+  if (!isDict(headers)) return out;
   for (const [k, v] of Object.entries(headers)) if (v !== undefined && v !== null) out[k.toLowerCase()] = String(v);
   return out;
 }
 
 function multiFirst(multi: Record<string, unknown[] | undefined> | null | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (!isObject(multi)) return out;
+  if (!isDict(multi)) return out;
   for (const [k, v] of Object.entries(multi)) if (Array.isArray(v) && v.length > 0) out[k] = v.join(', ');
   return out;
-}
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null;
 }

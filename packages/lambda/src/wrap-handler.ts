@@ -1,6 +1,6 @@
 import { getObsHandle, initObs, type ObsHandle } from '@obs/core';
 import { HttpObserver, type ObsHttpOptions } from '@obs/core/http';
-import { AdapterGuard, warnMisplacedOptions } from '@obs/core/kit';
+import { AdapterGuard, isThenable, warnMisplacedOptions } from '@obs/core/kit';
 import { deliver, deliveryBudget, DEFAULT_FLUSH_MARGIN_MS, DEFAULT_FLUSH_TIMEOUT_MS } from './deliver.js';
 import { Invocation, runIn } from './invocation.js';
 import type { LambdaContextLike, ObsLambdaOptions } from './options.js';
@@ -151,11 +151,5 @@ function isStreamCall(args: unknown[]): boolean {
     typeof lambda === 'object' &&
     lambda !== null &&
     (typeof lambda.awsRequestId === 'string' || typeof lambda.getRemainingTimeInMillis === 'function')
-  );
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
   );
 }

@@ -21,8 +21,7 @@ import { RunTracker, type RunState } from './run-tracker.js';
 import { readSettings } from './settings.js';
 import { SpanWriter } from './span-writer.js';
 import { SyncStartHooks } from './sync-start-hooks.js';
-
-type Dict = Record<string, unknown>;
+import type { Dict } from '@obs/core/kit';
 
 /** The events a run can report; each is also the event's name when what LangChain passed cannot be read. */
 type EventKind = 'agent action' | 'agent finish' | 'custom event';

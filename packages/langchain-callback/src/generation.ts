@@ -1,6 +1,7 @@
 /** What a model run's callbacks say about the generation: model, parameters, tools, output, usage. */
 import { isMessage, toPlain, toPlainMessage } from './convert.js';
 import { usageDetails } from './usage.js';
+import { type Dict, nonEmptyString } from '@obs/core/kit';
 
 /** Invocation parameters that are not model parameters (they are input, or the model name). */
 const NOT_PARAMETERS = new Set(['tools', 'functions', 'tool_choice', 'messages', 'model', 'model_name', 'modelName', 'prompt']);
@@ -23,8 +24,6 @@ export interface GenerationEnd {
   finishReason?: string;
 }
 
-type Dict = Record<string, unknown>;
-
 /**
  * The start of a chat model or LLM run. `input` is the messages (made plain) or prompt strings;
  * tools offered to the model are added to it, since they are part of what the model was asked.
@@ -38,7 +37,10 @@ export function generationStart(input: unknown, extraParams: Dict | undefined, m
     input: tools !== undefined || toolChoice !== undefined ? withTools(input, tools, toolChoice) : input,
   };
   const model =
-    str(invocation?.['model']) ?? str(invocation?.['model_name']) ?? str(invocation?.['modelName']) ?? str(metadata?.['ls_model_name']);
+    nonEmptyString(invocation?.['model']) ??
+    nonEmptyString(invocation?.['model_name']) ??
+    nonEmptyString(invocation?.['modelName']) ??
+    nonEmptyString(metadata?.['ls_model_name']);
   if (model) out.model = model;
   const params: Dict = {};
   let any = false;
@@ -60,7 +62,7 @@ export function generationStart(input: unknown, extraParams: Dict | undefined, m
     }
   }
   if (any) out.modelParameters = params;
-  const provider = str(metadata?.['ls_provider']);
+  const provider = nonEmptyString(metadata?.['ls_provider']);
   if (provider) out.provider = provider;
   return out;
 }
@@ -105,11 +107,12 @@ export function generationEnd(result: { generations?: GenerationLike[][]; llmOut
     const msg = asDict(g.message);
     const rm = asDict(msg?.['response_metadata']);
     usage ??= asDict(msg?.['usage_metadata']);
-    model ??= str(rm?.['model_name']) ?? str(rm?.['model']) ?? str(g.generationInfo?.['model_name']);
-    finishReason ??= str(rm?.['finish_reason']) ?? str(rm?.['stop_reason']) ?? str(g.generationInfo?.['finish_reason']);
+    model ??= nonEmptyString(rm?.['model_name']) ?? nonEmptyString(rm?.['model']) ?? nonEmptyString(g.generationInfo?.['model_name']);
+    finishReason ??=
+      nonEmptyString(rm?.['finish_reason']) ?? nonEmptyString(rm?.['stop_reason']) ?? nonEmptyString(g.generationInfo?.['finish_reason']);
   }
   const llmOutput = result?.llmOutput;
-  model ??= str(llmOutput?.['model_name']) ?? str(llmOutput?.['model']);
+  model ??= nonEmptyString(llmOutput?.['model_name']) ?? nonEmptyString(llmOutput?.['model']);
   const details = usageDetails(usage, asDict(llmOutput?.['tokenUsage']));
   if (details) out.usageDetails = details;
   if (model) out.model = model;
@@ -119,8 +122,4 @@ export function generationEnd(result: { generations?: GenerationLike[][]; llmOut
 
 function asDict(v: unknown): Dict | undefined {
   return typeof v === 'object' && v !== null ? (v as Dict) : undefined;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
 }

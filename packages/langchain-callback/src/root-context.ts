@@ -4,12 +4,10 @@
  */
 import { ROOT_CONTEXT, type Context } from '@opentelemetry/api';
 import { ObsAttributes, type PropagateAttributesParams } from '@obs/core';
-import { contextWithAttributes, propagatedAttributesOf } from '@obs/core/kit';
+import { contextWithAttributes, type Dict, propagatedAttributesOf } from '@obs/core/kit';
 import { noteUnreadable, readableTags } from './safety.js';
 import { isPlumbingTag } from './run-metadata.js';
 import type { RunTree } from './run-tracker.js';
-
-type Dict = Record<string, unknown>;
 
 export class RootContexts {
   /** The handler's trace attributes, as far as core accepts them. */

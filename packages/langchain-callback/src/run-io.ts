@@ -8,14 +8,12 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import type { MaskFunction, ObsObservationAttributes, ObservationType } from '@obs/core';
-import { DEFAULT_REDACT_KEY_SET, maskValue, redact, toAttributeString } from '@obs/core/kit';
+import { DEFAULT_REDACT_KEY_SET, type Dict, maskValue, redact, toAttributeString, wholeMediaText } from '@obs/core/kit';
 import { parseToolInput, toPlain, toPlainDocument, toPlainMessage, unwrapChainValues } from './convert.js';
 import { generationEnd, generationStart, type GenerationEnd, type GenerationStart } from './generation.js';
 import { noteUnreadable, placeholder, readableRecord } from './safety.js';
 import { claimPrompt } from './run-metadata.js';
 import type { RunState } from './run-tracker.js';
-
-type Dict = Record<string, unknown>;
 
 /** What a start callback says: the observation's type and its start attributes. */
 export interface Opening {
@@ -43,7 +41,7 @@ export class RunIO {
   /** A value as written: masked, then serialised now. */
   value(data: unknown): string | undefined {
     // Media whole, for the export to upload (a cut data URI could not be).
-    return toAttributeString(this.mask(data), { wholeMedia: true });
+    return toAttributeString(this.mask(data), { media: wholeMediaText });
   }
 
   /**

@@ -2,8 +2,7 @@
 import { CONTROL_METADATA_KEYS } from './options.js';
 import { boundedName } from './run-kind.js';
 import type { RunState } from './run-tracker.js';
-
-type Dict = Record<string, unknown>;
+import type { Dict } from '@obs/core/kit';
 
 /** Tags LangChain adds to its own plumbing runs (LangGraph's `__start__`, channel writes, ...). */
 export const HIDDEN_TAG = 'langsmith:hidden';

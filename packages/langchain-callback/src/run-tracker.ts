@@ -9,11 +9,9 @@
  */
 import { context, trace, type Context, type Span } from '@opentelemetry/api';
 import type { ObsObservation, ObsObservationAttributes } from '@obs/core';
-import { TextCapture } from '@obs/core/kit';
+import { type Dict, TextCapture } from '@obs/core/kit';
 import { anchorClock, readClock } from './clock.js';
 import type { RunKind } from './run-kind.js';
-
-type Dict = Record<string, unknown>;
 
 /** Most streamed text kept per run, to record a partial output when a run does not end normally. */
 const MAX_PARTIAL_OUTPUT_CHARS = 64 * 1024;

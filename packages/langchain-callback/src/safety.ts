@@ -3,9 +3,7 @@
  * and what LangChain hands over is read even when it cannot be read whole (a throwing getter, a
  * revoked Proxy, a null-prototype object), with one warning per process for all of it.
  */
-import { errorMessage, logger } from '@obs/core/kit';
-
-type Dict = Record<string, unknown>;
+import { type Dict, errorMessage, logger } from '@obs/core/kit';
 
 /** The message of a thrown value (a Proxy, a null-prototype object, anything), never throwing. */
 export function reasonOf(err: unknown): string {

@@ -5,7 +5,7 @@
  */
 import type { Context } from '@opentelemetry/api';
 import { ObsAttributes, startObservation, type ObsObservationAttributes } from '@obs/core';
-import { logger, recordErrorOnSpan, truncateText } from '@obs/core/kit';
+import { type Dict, isDict, logger, recordErrorOnSpan, truncateText } from '@obs/core/kit';
 import { graphBubbleUp } from './interrupt.js';
 import type { RootContexts } from './root-context.js';
 import { boundedName, observationType } from './run-kind.js';
@@ -13,8 +13,6 @@ import { reasonOf } from './safety.js';
 import type { Opening, RunIO } from './run-io.js';
 import { HIDDEN_TAG, observationMetadata } from './run-metadata.js';
 import type { RunState } from './run-tracker.js';
-
-type Dict = Record<string, unknown>;
 
 /** Longest error message written as a status message (a provider's error can quote a whole request). */
 const MAX_ERROR_MESSAGE_CHARS = 64 * 1024;
@@ -117,10 +115,6 @@ function withStartAttributes(run: RunState, end: ObsObservationAttributes): ObsO
   if (!start) return end;
   run.startAttrs = undefined;
   const merged = { ...start, ...end };
-  if (isRecord(start.metadata) && isRecord(end.metadata)) merged.metadata = { ...start.metadata, ...end.metadata };
+  if (isDict(start.metadata) && isDict(end.metadata)) merged.metadata = { ...start.metadata, ...end.metadata };
   return merged;
-}
-
-function isRecord(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

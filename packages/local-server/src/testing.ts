@@ -1,20 +1,23 @@
 /**
- * `@obs/local-server/testing`: the one test fixture of the obs packages, for vitest. It starts a
- * local obs server before the tests of the file (or `describe` block) that calls it, initialises
- * obs against it through your `init`, resets the server before each test, and shuts obs and the
- * server down after the tests.
+ * `@obs/local-server/testing`: the one test fixture of the obs packages, for vitest, and the
+ * helpers their tests share (for your tests of your own instrumentation too). `setupObsServer`
+ * starts a local obs server before the tests of the file (or `describe` block) that calls it,
+ * initialises obs against it through your `init` (`initTestObs(initObs)`), resets the server
+ * before each test, and shuts obs and the server down after the tests; `traced`, `traceOf`,
+ * `oneSpan`, `obsAttr` and `obsJson` read back what arrived.
  *
  * @example
  * ```ts
  * import { initObs } from '@obs/core';
- * import { setupObsServer } from '@obs/local-server/testing';
+ * import { initTestObs, setupObsServer, traceOf } from '@obs/local-server/testing';
  *
- * const obs = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+ * const obs = setupObsServer({ init: initTestObs(initObs) });
  *
  * it('traces the request', async () => {
- *   await request(app).get('/chat');
+ *   const res = await request(app).get('/chat');
  *   await obs.handle.flush();
- *   expect(obs.server.spans()).toHaveLength(2);
+ *   const { root, spans } = await traceOf(obs.server, res.headers['x-obs-trace-id'], { spans: 2 });
+ *   expect(root.name).toBe('GET /chat');
  * });
  * ```
  *
@@ -22,6 +25,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startObsServer } from './server.js';
+import type { ObsConnection } from './test-controls/traces.js';
 import type { ObsServer, ObsServerOptions } from './types.js';
 
 export {
@@ -32,13 +36,22 @@ export {
   pngDataUri,
 } from './test-controls/media-fixtures.js';
 export { type StandInApi, type StandInCall, type StandInReply, startStandInApi } from './test-controls/stand-in-api.js';
-
-/** Where and with which keys to reach the server: the options `initObs` and `ObsClient` take. */
-export interface ObsConnection {
-  baseUrl: string;
-  publicKey: string;
-  secretKey: string;
-}
+export {
+  type ArrivedTrace,
+  freePort,
+  initTestObs,
+  obsAttr,
+  type ObsConnection,
+  obsJson,
+  oneSpan,
+  type StartActive,
+  type TestObsOptions,
+  type TraceOfOptions,
+  type TraceSource,
+  type TracedRun,
+  traced,
+  traceOf,
+} from './test-controls/traces.js';
 
 /** What `init` may return: shut down (else flushed) after the tests. */
 export interface ObsHandleLike {

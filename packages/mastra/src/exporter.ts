@@ -7,11 +7,9 @@
  */
 import { type Context, context } from '@opentelemetry/api';
 import { getObsHandle, initObs, type ObsObservation, startObservation } from '@obs/core';
-import { AdapterGuard, activeContextFor } from '@obs/core/kit';
+import { activeContextFor, AdapterGuard, dict, type Dict } from '@obs/core/kit';
 import type { ObservabilityExporter, TracingEvent } from '@mastra/core/observability';
-import { dict, FOLDED, inferenceAttributes, observationType, spanAttributes } from './span-kinds.js';
-
-type Dict = Record<string, unknown>;
+import { FOLDED, inferenceAttributes, observationType, spanAttributes } from './span-kinds.js';
 
 /** Spans in flight at once; past it the oldest is ended with a WARNING (a span Mastra never ended). */
 const MAX_OPEN_SPANS = 10_000;

@@ -6,9 +6,7 @@
  * `span`s; a scorer run an `evaluator`. Streaming chunks add nothing.
  */
 import type { ObservationType, ObsObservationAttributes } from '@obs/core';
-import { type LlmToolCall, toolCall, usageDetails } from '@obs/core/kit';
-
-type Dict = Record<string, unknown>;
+import { dict, type Dict, isDict, type LlmToolCall, nonEmptyString, toolCall, usageDetails } from '@obs/core/kit';
 
 /** Span kinds that are no observation of their own; `inference` writes onto its step. */
 export const FOLDED = new Set(['model_chunk', 'model_inference']);
@@ -49,7 +47,7 @@ export function spanAttributes(span: Dict): ObsObservationAttributes {
       out.usageDetails = mastraUsage(attrs['usage']);
       break;
     case 'model_generation':
-      out.model = str(attrs['responseModel']) ?? str(attrs['model']);
+      out.model = nonEmptyString(attrs['responseModel']) ?? nonEmptyString(attrs['model']);
       break;
     case 'agent_run':
       if (isDict(span['output']) && typeof span['output']['text'] === 'string') out.output = span['output']['text'];
@@ -68,7 +66,7 @@ export function inferenceAttributes(span: Dict): ObsObservationAttributes {
   const parameters = Object.fromEntries(
     Object.entries(dict(attrs['parameters'])).filter(([k, v]) => v !== undefined && k !== 'abortSignal' && k !== 'headers'),
   );
-  const out: ObsObservationAttributes = { model: str(attrs['responseModel']) ?? str(attrs['model']) };
+  const out: ObsObservationAttributes = { model: nonEmptyString(attrs['responseModel']) ?? nonEmptyString(attrs['model']) };
   if (Object.keys(parameters).length > 0) out.modelParameters = parameters;
   if (attrs['completionStartTime'] !== undefined) out.completionStartTime = attrs['completionStartTime'] as Date;
   return out;
@@ -103,16 +101,4 @@ function entity(span: Dict): Dict {
   const out: Dict = {};
   for (const key of ['entityType', 'entityId', 'entityName'] as const) if (typeof span[key] === 'string') out[key] = span[key];
   return out;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-export function isDict(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function dict(v: unknown): Dict {
-  return isDict(v) ? v : {};
 }

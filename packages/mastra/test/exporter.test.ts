@@ -11,13 +11,13 @@ import { createStep, createWorkflow } from '@mastra/core/workflows';
 import { Observability } from '@mastra/observability';
 import { initObs, startActiveObservation } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { setupObsServer, initTestObs } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ObsExporter } from '../src/index.js';
 import { type StandInChat, startStandInChat } from './stand-in-chat.js';
 
-const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+const local = setupObsServer({ init: initTestObs(initObs) });
 let standIn: StandInChat;
 let mastra: Mastra;
 const exporter = new ObsExporter();

@@ -6,8 +6,8 @@
  */
 import { context, type SpanContext } from '@opentelemetry/api';
 import { type ObsObservation, startObservation } from '@obs/core';
-import { AdapterGuard, activeContextFor, errorMessage, recordErrorOnSpan } from '@obs/core/kit';
-import { type Dict, observationName, observationType, requestInput, resultError, resultOutput } from './methods.js';
+import { activeContextFor, AdapterGuard, type Dict, errorMessage, recordErrorOnSpan } from '@obs/core/kit';
+import { observationName, observationType, requestInput, resultError, resultOutput } from './methods.js';
 import { traceMeta } from './trace-meta.js';
 
 export const guard = new AdapterGuard('@obs/mcp');

@@ -5,6 +5,7 @@
  * (`tools/list`; `resources/read` too: a URI is too many names, so it goes to the input).
  * `tools/call` is a `tool`, every other method a `span`.
  */
+import { type Dict, isDict } from '@obs/core/kit';
 
 /** Lifecycle requests: the connection's own traffic, not the app's work. Not observed. */
 const LIFECYCLE = new Set(['initialize', 'ping', 'server/discover']);
@@ -20,10 +21,6 @@ const OUTPUT_FIELD: Record<string, string> = {
   'resources/templates/list': 'resourceTemplates',
   'completion/complete': 'completion',
 };
-
-export type Dict = Record<string, unknown>;
-
-export const isDict = (v: unknown): v is Dict => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether requests of `method` get an observation. */
 export function isObserved(method: unknown): method is string {

@@ -6,9 +6,9 @@
  * is not changed (a `Proxy`). The observation's `traceparent` goes out in `params._meta`.
  */
 import { getObsHandle, initObs } from '@obs/core';
-import { logger } from '@obs/core/kit';
+import { type Dict, isDict, logger } from '@obs/core/kit';
 import { guard, McpCall } from './mcp-call.js';
-import { type Dict, implementation, isDict, isObserved } from './methods.js';
+import { implementation, isObserved } from './methods.js';
 
 const OBSERVED = Symbol.for('@obs/mcp.observed');
 
@@ -35,29 +35,28 @@ interface ClientState {
  * ```
  */
 export function observeMcpClient<T extends object>(client: T): T {
-  try {
-    const target = client as Dict;
-    if (target[OBSERVED as never] === true) return client;
-    const original = target['request'];
-    if (typeof original !== 'function' || typeof target['connect'] !== 'function') {
-      logger.warn('observeMcpClient: this is not an MCP client (no request() and connect()); left as it is');
-      return client;
-    }
-    const state: ClientState = {};
-    const request = function (this: unknown, ...args: unknown[]) {
-      return tracedRequest(original as Method, this, args, state);
-    };
-    return new Proxy(client, {
-      get(obj, prop, receiver) {
-        if (prop === OBSERVED) return true;
-        if (prop === 'request') return request;
-        return Reflect.get(obj, prop, receiver);
-      },
-    });
-  } catch (err) {
-    guard.report(err);
+  return guard.run(() => observedClient(client), client);
+}
+
+function observedClient<T extends object>(client: T): T {
+  const target = client as Dict;
+  if (target[OBSERVED as never] === true) return client;
+  const original = target['request'];
+  if (typeof original !== 'function' || typeof target['connect'] !== 'function') {
+    logger.warn('observeMcpClient: this is not an MCP client (no request() and connect()); left as it is');
     return client;
   }
+  const state: ClientState = {};
+  const request = function (this: unknown, ...args: unknown[]) {
+    return tracedRequest(original as Method, this, args, state);
+  };
+  return new Proxy(client, {
+    get(obj, prop, receiver) {
+      if (prop === OBSERVED) return true;
+      if (prop === 'request') return request;
+      return Reflect.get(obj, prop, receiver);
+    },
+  });
 }
 
 function tracedRequest(original: Method, self: unknown, args: unknown[], state: ClientState): unknown {

@@ -7,9 +7,9 @@
  * `setRequestHandler`, or the constructor) and the server itself is not changed (a `Proxy`).
  */
 import { getObsHandle, initObs } from '@obs/core';
-import { logger } from '@obs/core/kit';
+import { type Dict, isDict, logger } from '@obs/core/kit';
 import { guard, McpCall } from './mcp-call.js';
-import { type Dict, implementation, isDict, isObserved } from './methods.js';
+import { implementation, isObserved } from './methods.js';
 import { remoteParent } from './trace-meta.js';
 
 const OBSERVED = Symbol.for('@obs/mcp.observed');
@@ -46,26 +46,26 @@ interface ServerState {
  * ```
  */
 export function observeMcpServer<T extends object>(server: T): T {
-  try {
-    const target = server as Dict;
-    if (target[OBSERVED as never] === true) return server;
-    const inner = target['server'];
-    if (isLowLevelServer(inner)) {
-      // An McpServer: it registers and connects through `this.server`, which the view replaces.
-      const observedInner = observeLowLevel(inner);
-      return new Proxy(server, {
-        get(obj, prop, receiver) {
-          if (prop === OBSERVED) return true;
-          if (prop === 'server') return observedInner;
-          return Reflect.get(obj, prop, receiver);
-        },
-      });
-    }
-    if (isLowLevelServer(target)) return observeLowLevel(target) as T;
-    logger.warn('observeMcpServer: this is not an MCP server (no McpServer or Server request handlers); left as it is');
-  } catch (err) {
-    guard.report(err);
+  return guard.run(() => observedServer(server), server);
+}
+
+function observedServer<T extends object>(server: T): T {
+  const target = server as Dict;
+  if (target[OBSERVED as never] === true) return server;
+  const inner = target['server'];
+  if (isLowLevelServer(inner)) {
+    // An McpServer: it registers and connects through `this.server`, which the view replaces.
+    const observedInner = observeLowLevel(inner);
+    return new Proxy(server, {
+      get(obj, prop, receiver) {
+        if (prop === OBSERVED) return true;
+        if (prop === 'server') return observedInner;
+        return Reflect.get(obj, prop, receiver);
+      },
+    });
   }
+  if (isLowLevelServer(target)) return observeLowLevel(target) as T;
+  logger.warn('observeMcpServer: this is not an MCP server (no McpServer or Server request handlers); left as it is');
   return server;
 }
 

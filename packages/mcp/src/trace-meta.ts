@@ -6,7 +6,7 @@
  * Sentry's or B3 still sends what every MCP peer reads.
  */
 import { createTraceState, isSpanContextValid, isValidSpanId, isValidTraceId, type SpanContext } from '@opentelemetry/api';
-import { isDict } from './methods.js';
+import { isDict } from '@obs/core/kit';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 

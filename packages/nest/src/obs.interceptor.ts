@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
-import { errorMessage, logger } from '@obs/core/kit';
 import { from, mergeMap, Observable, Subscriber } from 'rxjs';
+import { guard } from './guard.js';
 import { ObsRuntime } from './obs-runtime.js';
 import type { NestRequest } from './request-tracker.js';
 import { captureStreamableFile, isStreamableFile, sseEventText } from './response-capture.js';
@@ -33,9 +33,8 @@ export class ObsInterceptor implements NestInterceptor {
     // Normally the middleware started it; this covers requests no middleware saw.
     const tracked = this.runtime.tracker.begin(req, res);
     if (!tracked) return next.handle();
-    let waiting: void | Promise<void> | undefined;
     let output: OutputKind = this.recordsOutput ? 'value' : 'none';
-    try {
+    const waiting = guard.run(() => {
       tracked.link(req, res);
       const routes = this.routes.describe(ctx.getClass(), ctx.getHandler());
       if (routes.sse && this.recordsOutput) output = 'sse';
@@ -45,10 +44,8 @@ export class ObsInterceptor implements NestInterceptor {
       }
       tracked.recordInput();
       // Guards ran: identify now, waiting for an async one so the handler's spans carry it.
-      waiting = tracked.ro.identify();
-    } catch (err) {
-      logger.warn(`@obs/nest: ${errorMessage(err)}`);
-    }
+      return tracked.ro.identify();
+    });
     if (waiting) return from(waiting).pipe(mergeMap(() => recordResult(handleInContext(tracked, next), tracked, output)));
     return recordResult(handleInContext(tracked, next), tracked, output);
   }
@@ -92,15 +89,13 @@ class ResultRecorder extends Subscriber<unknown> {
 
   private record(value: unknown): void {
     const { ro, res } = this.tracked;
-    try {
+    guard.run(() => {
       if (this.output === 'sse') {
         const text = sseEventText(value);
         if (text !== undefined) ro.addOutputChunk(text, res, 'text/event-stream');
       } else if (isStreamableFile(value)) captureStreamableFile(value, ro, res);
       else ro.setOutput(value, res);
-    } catch (err) {
-      logger.warn(`@obs/nest: could not record the output: ${errorMessage(err)}`);
-    }
+    });
   }
 
   protected override _error(err: unknown): void {

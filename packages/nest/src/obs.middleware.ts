@@ -1,6 +1,6 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
-import { errorMessage, logger } from '@obs/core/kit';
+import { guard } from './guard.js';
 import { ObsRuntime } from './obs-runtime.js';
 import type { NestRequest, RequestTracker } from './request-tracker.js';
 
@@ -66,13 +66,15 @@ interface HookableInstance {
  * saw. Express middleware already has that request: nothing to do there.
  */
 export function linkPlatformRequests(instance: HookableInstance | undefined, tracker: RequestTracker): void {
-  if (typeof instance?.addHook !== 'function') return;
-  try {
-    instance.addHook('onRequest', (req, res, done) => {
-      tracker.link(req, res);
-      done();
-    });
-  } catch (err) {
-    logger.warn(`@obs/nest: requests refused by a guard will be named by their path: ${errorMessage(err)}`);
-  }
+  const addHook = instance?.addHook;
+  if (typeof addHook !== 'function') return;
+  guard.run(
+    () =>
+      addHook.call(instance, 'onRequest', (req, res, done) => {
+        tracker.link(req, res);
+        done();
+      }),
+    undefined,
+    'requests refused by a guard are named by their path',
+  );
 }

@@ -1,8 +1,9 @@
 import { flushSoon } from '@obs/core/http';
 import { trace, type Span } from '@opentelemetry/api';
 import { getObsHandle, ObsAttributes, startObservation, updateActiveObservation } from '@obs/core';
-import { logger, recordErrorOnSpan, SDK_TRACER_NAME } from '@obs/core/kit';
+import { recordErrorOnSpan, SDK_TRACER_NAME } from '@obs/core/kit';
 import { isErrorRecorded } from './errors.js';
+import { guard } from './guard.js';
 import type { RequestErrorContext, RequestErrorInfo } from './options.js';
 import { pathOf, routeFromRoutePath } from './route-pattern.js';
 
@@ -24,14 +25,16 @@ export async function onRequestError(
   request: Readonly<RequestErrorInfo>,
   errorContext: Readonly<RequestErrorContext>,
 ): Promise<void> {
-  try {
-    const handle = getObsHandle();
-    if (!handle) return;
-    if (!isErrorRecorded(error)) record(error, request, errorContext);
-    await flushSoon(handle);
-  } catch (err) {
-    logger.warn(`onRequestError: could not record the error: ${String(err)}`);
-  }
+  await guard.settle(
+    async () => {
+      const handle = getObsHandle();
+      if (!handle) return;
+      if (!isErrorRecorded(error)) record(error, request, errorContext);
+      await flushSoon(handle);
+    },
+    undefined,
+    'the error is not recorded',
+  );
 }
 
 function record(error: unknown, request: Readonly<RequestErrorInfo>, ctx: Readonly<RequestErrorContext>): void {

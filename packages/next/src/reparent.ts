@@ -1,5 +1,5 @@
 import { trace, type Context, type SpanContext } from '@opentelemetry/api';
-import { logger } from '@obs/core/kit';
+import { guard } from './guard.js';
 import { isNextSpan } from './next-spans.js';
 import type { SpanProcessorLike } from './span-processor-like.js';
 
@@ -18,18 +18,7 @@ export class NextSpanReparenter implements SpanProcessorLike {
   private readonly exportedParent = new WeakMap<object, SpanContext | undefined>();
 
   onStart(span: object, parentContext: Context): void {
-    try {
-      const parent = trace.getSpan(parentContext);
-      if (!parent) return;
-      const parentIsNext = isNextSpan(parent);
-      if (isNextSpan(span)) {
-        this.exportedParent.set(span, parentIsNext ? this.exportedParent.get(parent) : parent.spanContext());
-        return;
-      }
-      if (parentIsNext) setParent(span as MutableSpan, this.exportedParent.get(parent));
-    } catch (err) {
-      logger.debug(`could not re-parent a span: ${String(err)}`);
-    }
+    guard.run(() => reparent(this.exportedParent, span, parentContext), undefined, 'a span keeps its Next.js parent');
   }
 
   onEnd(): void {}
@@ -41,6 +30,18 @@ export class NextSpanReparenter implements SpanProcessorLike {
   shutdown(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/** Records a Next.js span's nearest exported ancestor, or re-points an observation started under one to it. */
+function reparent(exportedParent: WeakMap<object, SpanContext | undefined>, span: object, parentContext: Context): void {
+  const parent = trace.getSpan(parentContext);
+  if (!parent) return;
+  const parentIsNext = isNextSpan(parent);
+  if (isNextSpan(span)) {
+    exportedParent.set(span, parentIsNext ? exportedParent.get(parent) : parent.spanContext());
+    return;
+  }
+  if (parentIsNext) setParent(span as MutableSpan, exportedParent.get(parent));
 }
 
 function setParent(span: MutableSpan, parent: SpanContext | undefined): void {

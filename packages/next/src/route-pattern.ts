@@ -1,4 +1,5 @@
 import { trace } from '@opentelemetry/api';
+import { decodePathSegment } from '@obs/core/http';
 
 type RouteParams = Record<string, string | string[] | undefined>;
 
@@ -33,7 +34,7 @@ export function routeFromParams(path: string, params: RouteParams | undefined): 
 
 function replaceOne(segments: (string | null)[], taken: Set<number>, name: string, value: string): void {
   for (let i = segments.length - 1; i >= 1; i--) {
-    if (!taken.has(i) && segments[i] !== null && decode(segments[i]!) === value) {
+    if (!taken.has(i) && segments[i] !== null && decodePathSegment(segments[i]!) === value) {
       segments[i] = `[${name}]`;
       taken.add(i);
       return;
@@ -47,7 +48,7 @@ function replaceRun(segments: (string | null)[], taken: Set<number>, name: strin
     let matches = true;
     for (let j = 0; j < values.length && matches; j++) {
       const s = segments[start + j];
-      matches = !taken.has(start + j) && s !== null && s !== undefined && decode(s) === values[j];
+      matches = !taken.has(start + j) && s !== null && s !== undefined && decodePathSegment(s) === values[j];
     }
     if (!matches) continue;
     segments[start] = `[...${name}]`;
@@ -57,14 +58,6 @@ function replaceRun(segments: (string | null)[], taken: Set<number>, name: strin
       taken.add(start + j);
     }
     return;
-  }
-}
-
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
   }
 }
 

@@ -1,8 +1,9 @@
 import { FetchHttpObserver, delay, flushSoon, type FetchRequest } from '@obs/core/http';
-import { logger, warnMisplacedOptions } from '@obs/core/kit';
+import { warnMisplacedOptions } from '@obs/core/kit';
 import type { ObsHandle } from '@obs/core';
 import { controlFlowStatus, markErrorRecorded } from './errors.js';
 import { runAfterResponse } from './flush.js';
+import { guard } from './guard.js';
 import type { WithObsOptions } from './options.js';
 import { ensureObs } from './register.js';
 import { routeFromActiveNextSpan, routeFromParams } from './route-pattern.js';
@@ -65,12 +66,14 @@ async function startRequest<Req extends Request>(
   const path = (req as { nextUrl?: { pathname?: string } }).nextUrl?.pathname;
   const request = layer.start(req, { path, route });
   if (!request) return undefined;
-  try {
-    await request.ro.identify();
-    if (!route) request.ro.setRoute(routeFromParams(request.path, await paramsOf(ctx)));
-  } catch (err) {
-    logger.warn(`withObs: request not named: ${String(err)}`);
-  }
+  await guard.settle(
+    async () => {
+      await request.ro.identify();
+      if (!route) request.ro.setRoute(routeFromParams(request.path, await paramsOf(ctx)));
+    },
+    undefined,
+    'the request is named by its path',
+  );
   return request;
 }
 

@@ -13,6 +13,8 @@
  *
  * @packageDocumentation
  */
-export { obsNitroPlugin, UNMATCHED } from './plugin.js';
+export { obsNitroPlugin } from './plugin.js';
+/** Name of a request no route matched: `GET <unmatched>`, in every obs adapter. */
+export { UNMATCHED } from '@obs/core/http';
 export { getRequestObservation } from './request-observation.js';
 export type { ObsNuxtOptions } from './options.js';

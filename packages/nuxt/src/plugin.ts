@@ -9,9 +9,6 @@ import { AdapterGuard, warnMisplacedOptions } from '@obs/core/kit';
 import type { H3Event } from 'h3';
 import type { ObsNuxtOptions } from './options.js';
 
-/** Name of a request no route matched (a 404), as the other obs adapters name it. */
-export const UNMATCHED = '<unmatched>';
-
 /** Where h3 1.x keeps a body it read (`readBody`), on the Node.js request. */
 const PARSED_BODY = Symbol.for('h3ParsedBody');
 
@@ -95,7 +92,7 @@ class NitroRequest extends NodeRequest<H3Event, H3Event> {
   protected override beforeEnd(statusCode: number | undefined): void {
     const matched = (this.event?.context as { matchedRoute?: { path?: string } } | undefined)?.matchedRoute?.path;
     if (matched) this.ro.setRoute(matched);
-    else if (statusCode === 404) this.ro.setName(`${(this.rawReq.method ?? 'GET').toUpperCase()} ${UNMATCHED}`);
+    else if (statusCode === 404) this.ro.setUnmatched();
   }
 
   override recordInput(): void {

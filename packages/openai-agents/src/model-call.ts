@@ -6,9 +6,7 @@
  * Messages come out in obs's one shape (`{ role, content, tool_calls: [{ id, name, args }] }`),
  * usage in obs's disjoint buckets.
  */
-import { type LlmToolCall, toolCall, usageDetails } from '@obs/core/kit';
-
-type Dict = Record<string, unknown>;
+import { dict, type Dict, isDict, type LlmToolCall, toolCall, usageDetails } from '@obs/core/kit';
 
 /** What a model span adds to its generation when it ends. */
 export interface ModelCallFields {
@@ -198,12 +196,4 @@ function pick(from: Dict, keys: readonly string[]): Record<string, unknown> | un
     out[key] = v;
   }
   return out;
-}
-
-export function isDict(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function dict(v: unknown): Dict {
-  return isDict(v) ? v : {};
 }

@@ -4,7 +4,7 @@
  * SDK then reports every run to it. Once per process, unless `setTraceProcessors` replaced it.
  */
 import { addTraceProcessor, getGlobalTraceProvider, NoopTrace } from '@openai/agents';
-import { errorMessage, logger } from '@obs/core/kit';
+import { logger } from '@obs/core/kit';
 import { ObsTraceProcessor, wasShutDown } from './processor.js';
 
 /** One processor per process, whichever copy of this package added it. */
@@ -28,13 +28,15 @@ export function observeOpenAIAgents(): ObsTraceProcessor {
   // One the SDK shut down was replaced (`setTraceProcessors`) or the process is ending: add anew.
   if (existing && !wasShutDown(existing)) return existing;
   const processor = new ObsTraceProcessor();
-  try {
-    addTraceProcessor(processor);
-    holder[ADDED] = processor;
-    warnIfTracingDisabled();
-  } catch (err) {
-    logger.warn(`observeOpenAIAgents: ${errorMessage(err)}; agent runs are not observed`);
-  }
+  processor.guard.run(
+    () => {
+      addTraceProcessor(processor);
+      holder[ADDED] = processor;
+      warnIfTracingDisabled();
+    },
+    undefined,
+    'agent runs are not observed',
+  );
   return processor;
 }
 

@@ -12,9 +12,9 @@
  */
 import { type Context, context } from '@opentelemetry/api';
 import { getObsHandle, initObs, type ObsObservation, startObservation } from '@obs/core';
-import { AdapterGuard, activeContextFor, contextWithAttributes, recordErrorOnSpan } from '@obs/core/kit';
+import { activeContextFor, AdapterGuard, contextWithAttributes, dict, isDict, recordErrorOnSpan } from '@obs/core/kit';
 import type { Span, SpanData, Trace, TracingProcessor } from '@openai/agents';
-import { dict, isDict, type ModelCallFields } from './model-call.js';
+import type { ModelCallFields } from './model-call.js';
 import { spanEnd, spanStart } from './span-kinds.js';
 
 /** Processors the SDK shut down (at exit, or replaced by `setTraceProcessors`). */
@@ -67,7 +67,8 @@ interface TraceState {
 export class ObsTraceProcessor implements TracingProcessor {
   private readonly open = new Map<string, TraceState>();
   private readonly ended = new Map<string, TraceState>();
-  private readonly guard = new AdapterGuard('@obs/openai-agents');
+  /** @internal Every processor method runs in it; so does adding the processor. */
+  readonly guard = new AdapterGuard('@obs/openai-agents');
 
   async onTraceStart(trace: Trace): Promise<void> {
     this.guard.run(() => this.startTrace(trace));

@@ -5,10 +5,8 @@
  * hang under the agent, so a run reads as agents, their generations, tools and handoffs.
  */
 import type { ObservationType, ObsObservationAttributes } from '@obs/core';
-import { parseJsonValue } from '@obs/core/kit';
-import { dict, generationCall, isDict, responseCall } from './model-call.js';
-
-type Dict = Record<string, unknown>;
+import { dict, type Dict, nonEmptyString, parseJsonValue, pick } from '@obs/core/kit';
+import { generationCall, responseCall } from './model-call.js';
 
 /** An observation to start for a span, or `undefined` for a span obs folds into its parent. */
 export interface SpanStart {
@@ -49,7 +47,7 @@ export function spanStart(data: Dict): SpanStart | undefined {
 export function spanEnd(data: Dict): { name?: string; attributes: ObsObservationAttributes } {
   switch (data['type']) {
     case 'agent':
-      return { attributes: { metadata: pickDefined(data, ['tools', 'handoffs', 'output_type']) } };
+      return { attributes: { metadata: pick(data, ['tools', 'handoffs', 'output_type']) } };
     case 'function':
       return {
         attributes: {
@@ -64,11 +62,11 @@ export function spanEnd(data: Dict): { name?: string; attributes: ObsObservation
       return { attributes: generationCall(data) };
     case 'transcription':
       // The audio stays out (base64 PCM); the text and the model are what a reader needs.
-      return { attributes: { model: str(data['model']), output: data['output'], modelParameters: modelConfig(data) } };
+      return { attributes: { model: nonEmptyString(data['model']), output: data['output'], modelParameters: modelConfig(data) } };
     case 'speech':
-      return { attributes: { model: str(data['model']), input: data['input'], modelParameters: modelConfig(data) } };
+      return { attributes: { model: nonEmptyString(data['model']), input: data['input'], modelParameters: modelConfig(data) } };
     case 'handoff':
-      return { name: handoffName(data), attributes: { metadata: pickDefined(data, ['from_agent', 'to_agent']) } };
+      return { name: handoffName(data), attributes: { metadata: pick(data, ['from_agent', 'to_agent']) } };
     case 'guardrail': {
       const triggered = data['triggered'] === true;
       return {
@@ -79,7 +77,7 @@ export function spanEnd(data: Dict): { name?: string; attributes: ObsObservation
       };
     }
     case 'mcp_tools':
-      return { attributes: { output: data['result'], metadata: pickDefined(data, ['server']) } };
+      return { attributes: { output: data['result'], metadata: pick(data, ['server']) } };
     case 'custom':
       return { attributes: { metadata: data['data'] } };
     case 'speech_group':
@@ -91,8 +89,8 @@ export function spanEnd(data: Dict): { name?: string; attributes: ObsObservation
 
 /** `handoff Triage -> Writer`: the target is known once the handoff ended. */
 function handoffName(data: Dict): string {
-  const from = str(data['from_agent']);
-  const to = str(data['to_agent']);
+  const from = nonEmptyString(data['from_agent']);
+  const to = nonEmptyString(data['to_agent']);
   return `handoff ${from ?? '?'} -> ${to ?? '?'}`;
 }
 
@@ -100,15 +98,3 @@ function modelConfig(data: Dict): Record<string, unknown> | undefined {
   const config = dict(data['model_config']);
   return Object.keys(config).length > 0 ? config : undefined;
 }
-
-function pickDefined(data: Dict, keys: string[]): Dict | undefined {
-  const out: Dict = {};
-  for (const key of keys) if (data[key] !== undefined && data[key] !== null) out[key] = data[key];
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-export { isDict };

@@ -4,14 +4,14 @@
  * is recorded; `setTracingDisabled(false)` turns it on.
  */
 import { initObs, setLogger, startActiveObservation } from '@obs/core';
-import { setupObsServer } from '@obs/local-server/testing';
+import { setupObsServer, initTestObs } from '@obs/local-server/testing';
 import { Agent, run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { observeOpenAIAgents } from '../src/index.js';
 import { type StandIn, startStandIn } from './stand-in-openai.js';
 
-const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+const local = setupObsServer({ init: initTestObs(initObs) });
 const warnings: string[] = [];
 let standIn: StandIn;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { initObs } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { setupObsServer, initTestObs } from '@obs/local-server/testing';
 import { setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
@@ -15,7 +15,7 @@ import { type StandIn, startStandIn } from './stand-in-openai.js';
 
 /** `observe: false` leaves adding obs's processor to the test. */
 export function setup(options: { observe?: boolean } = {}) {
-  const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+  const local = setupObsServer({ init: initTestObs(initObs) });
   let standIn: StandIn | undefined;
   beforeAll(async () => {
     standIn = await startStandIn();

@@ -5,14 +5,14 @@
  */
 import { initObs, startActiveObservation } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { initTestObs, setupObsServer, traced as tracedRun } from '@obs/local-server/testing';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from './fake-openai.js';
 
 export const API_KEY = 'sk-test-DO-NOT-EXPORT-4f2a9c';
 
 export function setup() {
-  const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+  const local = setupObsServer({ init: initTestObs(initObs) });
   let fake: FakeOpenAI | undefined;
   beforeAll(async () => {
     fake = await startFakeOpenAI();
@@ -25,26 +25,13 @@ export function setup() {
   });
 
   async function traced<T>(fn: () => Promise<T>): Promise<{ result: T; spans: DecodedSpan[] }> {
-    let traceId = '';
-    let result!: T;
-    let error: unknown;
-    await startActiveObservation('request', async (obs) => {
-      traceId = obs.traceId;
-      try {
-        result = await fn();
-      } catch (err) {
-        error = err;
-      }
-    });
-    await local.handle.flush();
-    const all = local.server.spansByTrace(traceId);
-    const root = all.find((s) => s.name === 'request')!;
-    const spans = all.filter((s) => s !== root);
-    for (const s of spans) expect(s.parentSpanId, `${s.name} hangs under the root`).toBe(root.spanId);
+    const run = await tracedRun(local, startActiveObservation, fn, 'request');
+    const spans = run.spans.filter((s) => s !== run.root);
+    for (const s of spans) expect(s.parentSpanId, `${s.name} hangs under the root`).toBe(run.root.spanId);
     // The API key goes to the OpenAI endpoint only, never into an exported span.
-    expect(JSON.stringify(all, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain('DO-NOT-EXPORT');
-    if (error) throw error;
-    return { result, spans };
+    expect(JSON.stringify(run.spans, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain('DO-NOT-EXPORT');
+    if (run.error) throw run.error;
+    return { result: run.result as T, spans };
   }
 
   return {

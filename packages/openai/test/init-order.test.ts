@@ -4,7 +4,7 @@
  * at the first call, not at `observeOpenAI`.
  */
 import { initObs, startActiveObservation } from '@obs/core';
-import { setupObsServer } from '@obs/local-server/testing';
+import { setupObsServer, initTestObs } from '@obs/local-server/testing';
 import OpenAI from 'openai';
 import { afterAll, expect, it } from 'vitest';
 import { observeOpenAI } from '../src/index.js';
@@ -13,7 +13,7 @@ import { API_KEY } from './harness.js';
 
 const fake = await startFakeOpenAI();
 const openai = observeOpenAI(new OpenAI({ apiKey: API_KEY, baseURL: fake.baseURL, maxRetries: 0 }));
-const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+const local = setupObsServer({ init: initTestObs(initObs) });
 afterAll(() => fake.close());
 
 it("a client observed before initObs(options) traces its calls with the app's options", async () => {

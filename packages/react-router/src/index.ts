@@ -11,5 +11,7 @@
  *
  * @packageDocumentation
  */
-export { obsInstrumentation, UNMATCHED } from './instrumentation.js';
+export { obsInstrumentation } from './instrumentation.js';
+/** Name of a request no route matched: `GET <unmatched>`, in every obs adapter. */
+export { UNMATCHED } from '@obs/core/http';
 export type { ObsReactRouterOptions, ObsRequestInfo } from './options.js';

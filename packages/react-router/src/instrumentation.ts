@@ -10,9 +10,6 @@ import { FetchHttpObserver, type FetchRequest } from '@obs/core/http';
 import { AdapterGuard, warnMisplacedOptions } from '@obs/core/kit';
 import type { ObsReactRouterOptions, ObsRequestInfo } from './options.js';
 
-/** Name of a request no route matched (a 404), as the other obs adapters name it. */
-export const UNMATCHED = '<unmatched>';
-
 type Outcome = { status: 'success'; error: undefined } | { status: 'error'; error: Error };
 type RequestOutcome = Outcome & { statusCode?: number; meta?: { pattern?: string } | undefined };
 type Instrument<I, R = Outcome> = (handler: () => Promise<R>, info: I) => Promise<void>;
@@ -50,7 +47,7 @@ export function obsInstrumentation(options: ObsReactRouterOptions = {}): ObsServ
       try {
         outcome = (await context.with(observed.ro.context, next)) as RequestOutcome;
       } finally {
-        end(observed, info.request.method, outcome);
+        end(observed, outcome);
       }
       return outcome;
     }, handle);
@@ -93,11 +90,11 @@ export function obsInstrumentation(options: ObsReactRouterOptions = {}): ObsServ
 }
 
 /** Names the root after the route React Router matched and ends it with the status it answered. */
-function end(observed: FetchRequest<Request, ObsRequestInfo>, method: string, outcome: RequestOutcome | undefined): void {
+function end(observed: FetchRequest<Request, ObsRequestInfo>, outcome: RequestOutcome | undefined): void {
   const status = outcome?.statusCode ?? (outcome ? undefined : 500);
   const route = routeOf(outcome?.meta?.pattern, status, observed.path);
   if (route !== undefined) observed.ro.setRoute(route);
-  else observed.ro.setName(`${method.toUpperCase()} ${UNMATCHED}`);
+  else observed.ro.setUnmatched();
   if (outcome?.status === 'error') observed.ro.noteError(outcome.error);
   observed.status = status;
   observed.settle(status);

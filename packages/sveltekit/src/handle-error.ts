@@ -5,6 +5,7 @@
 import { trace } from '@opentelemetry/api';
 import { recordErrorOnSpan } from '@obs/core/kit';
 import type { RequestEvent } from '@sveltejs/kit';
+import { guard } from './guard.js';
 import { requestOf } from './request-observation.js';
 
 /** What SvelteKit passes `handleError` (2.x and 3.x). */
@@ -30,11 +31,8 @@ export type ObsHandleError = (input: any) => any;
  */
 export function obsHandleError(handler?: ObsHandleError): ObsHandleError {
   return function obsHandleError(input: ObsHandleErrorInput) {
-    try {
-      record(input);
-    } catch {
-      // Never what fails the error page.
-    }
+    // Never what fails the error page.
+    guard.run(() => record(input), undefined, 'the error is not recorded');
     return handler?.(input);
   };
 }

@@ -5,8 +5,9 @@
 import { context, trace } from '@opentelemetry/api';
 import { getObsHandle, initObs } from '@obs/core';
 import { FetchHttpObserver, type FetchRequest } from '@obs/core/http';
-import { AdapterGuard, warnMisplacedOptions } from '@obs/core/kit';
+import { warnMisplacedOptions } from '@obs/core/kit';
 import type { RequestEvent } from '@sveltejs/kit';
+import { guard } from './guard.js';
 import type { ObsSvelteKitOptions } from './options.js';
 import { remember } from './request-observation.js';
 
@@ -19,9 +20,6 @@ export type ObsHandle = (input: {
   // biome-ignore lint/suspicious/noExplicitAny: SvelteKit's ResolveOptions, which obs never passes
   resolve: (event: RequestEvent, opts?: any) => Response | Promise<Response>;
 }) => Promise<Response>;
-
-/** Name of a request no route matched (a 404), as the other obs adapters name it. */
-export const UNMATCHED = '<unmatched>';
 
 /** SvelteKit's tracer (its `kit.tracing.server` spans). */
 const SVELTEKIT_SCOPE = 'sveltekit';
@@ -39,7 +37,6 @@ const SVELTEKIT_SCOPE = 'sveltekit';
 export function obsHandle(options: ObsSvelteKitOptions = {}): ObsHandle {
   warnMisplacedOptions('obsHandle', options);
   const { obs: init, ...http } = options;
-  const guard = new AdapterGuard('@obs/sveltekit');
   const layer = new FetchHttpObserver<Request, RequestEvent>(http, { adapter: '@obs/sveltekit', statusOfThrow });
 
   const observed = async (event: RequestEvent, next: () => Promise<Response>): Promise<Response> => {
@@ -61,7 +58,7 @@ export function obsHandle(options: ObsSvelteKitOptions = {}): ObsHandle {
 function start(layer: FetchHttpObserver<Request, RequestEvent>, event: RequestEvent): FetchRequest<Request, RequestEvent> | undefined {
   const route = event.route?.id ?? undefined;
   const request = layer.start(event.request, { path: event.url.pathname, route, subject: event });
-  if (request && route === undefined) request.ro.setName(`${event.request.method.toUpperCase()} ${UNMATCHED}`);
+  if (request && route === undefined) request.ro.setUnmatched();
   return request;
 }
 

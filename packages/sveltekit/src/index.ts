@@ -12,7 +12,9 @@
  *
  * @packageDocumentation
  */
-export { obsHandle, UNMATCHED, type ObsHandle } from './handle.js';
+export { obsHandle, type ObsHandle } from './handle.js';
+/** Name of a request no route matched: `GET <unmatched>`, in every obs adapter. */
+export { UNMATCHED } from '@obs/core/http';
 export { obsHandleError, type ObsHandleError, type ObsHandleErrorInput } from './handle-error.js';
 export { getRequestObservation } from './request-observation.js';
 export type { ObsSvelteKitOptions } from './options.js';

@@ -14,6 +14,8 @@ import { drainWithin, nothingToDeliver, timeoutOf, type DeliveryKind, type Drain
 import { isDeliveringExporter } from './pipeline/exporter-capabilities.js';
 import { envNumber, exporterFromOptions, mediaUploadsFromOptions, requestSettings } from './exporter-from-options.js';
 import { SpanMedia } from './media/span-media.js';
+import { wholeMediaText } from './media/media-text.js';
+import { keepMediaWhole } from '../tracing/media-capture.js';
 import type { ObsSpanProcessorOptions } from './options.js';
 import { BatchQueue, type ExportSteps } from './pipeline/batch-queue.js';
 import { ExportGate } from './pipeline/export-gate.js';
@@ -63,6 +65,8 @@ export class ObsSpanProcessor implements SpanProcessor {
   private stopped = false;
 
   constructor(options: ObsSpanProcessorOptions = {}) {
+    // Observation values keep their base64 media whole from now on: this export uploads it.
+    keepMediaWhole(wholeMediaText);
     const frameworkSpans: FrameworkSpansMode = options.frameworkSpans === 'export' ? 'export' : 'skip';
     this.enricher = new SpanEnricher(
       options.environment ?? readEnv('OBS_TRACING_ENVIRONMENT'),

@@ -9,7 +9,8 @@
  * `generateText` call, whose result has no stream.
  */
 import { trace } from '@opentelemetry/api';
-import { type LlmToolCall, isDict, toolCall } from './messages.js';
+import { isDict } from '../util/guards.js';
+import { type LlmToolCall, toolCall } from './messages.js';
 
 /** What a model call's stream delivered before its span ended. */
 export interface StreamProgress {

@@ -5,7 +5,7 @@
  * parsed when they arrive as JSON text, so a call reads the same whichever SDK made it.
  */
 
-type Dict = Record<string, unknown>;
+import { type Dict, isDict } from '../util/guards.js';
 
 /** One tool call of a message. */
 export interface LlmToolCall {
@@ -232,8 +232,4 @@ export function assistantMessage(text: unknown, toolCalls: LlmToolCall[], reason
 export function aiSdkToolCalls(calls: unknown): LlmToolCall[] {
   if (!Array.isArray(calls)) return [];
   return calls.filter(isDict).map((c) => toolCall(c['toolCallId'], c['toolName'], c['input'] ?? c['args']));
-}
-
-export function isDict(v: unknown): v is Dict {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -13,11 +13,10 @@
 import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
-import { type LlmMessage, MessageParts, isDict, parseJsonValue, systemMessages, toolCall } from './messages.js';
+import { type Dict, isDict } from '../util/guards.js';
+import { type LlmMessage, MessageParts, parseJsonValue, systemMessages, toolCall } from './messages.js';
 import { ObsReading, parseJson, readError } from './span-reading.js';
 import { usageDetails } from './usage.js';
-
-type Dict = Record<string, unknown>;
 
 /** obs types of `openinference.span.kind` values. */
 const KINDS: Record<string, ObservationType> = {

@@ -2,9 +2,10 @@ import { logger } from '../util/logger.js';
 import { errorMessage } from '../tracing/record-error.js';
 
 /**
- * Keeps an adapter's own bugs out of the app's requests: adapter code that throws is reported in
- * one line (later failures of the same adapter at debug level, so a bug hit by every request does
- * not flood the log) and the request is served as if obs were not there.
+ * Keeps an adapter's own bugs out of the app's requests: adapter code that throws (or rejects) is
+ * reported in one line (later failures of the same adapter at debug level, so a bug hit by every
+ * request does not flood the log) and the request is served as if obs were not there. Every
+ * adapter's hooks go through one: no adapter writes its own `try`/`catch` around its work.
  *
  * @example
  * ```ts
@@ -22,14 +23,27 @@ export class AdapterGuard {
   /** `adapter` prefixes the log line, e.g. `@obs/hono`. */
   constructor(readonly adapter: string) {}
 
-  /** Runs adapter code; a throw is reported and `fallback` returned instead. */
+  /**
+   * Runs adapter code; a throw is reported and `fallback` returned instead. `lost` says what the
+   * app goes without when it throws (default: the request is served without obs).
+   */
   run<T>(fn: () => T): T | undefined;
-  run<T>(fn: () => T, fallback: T): T;
-  run<T>(fn: () => T, fallback?: T): T | undefined {
+  run<T>(fn: () => T, fallback: T, lost?: string): T;
+  run<T>(fn: () => T, fallback?: T, lost?: string): T | undefined {
     try {
       return fn();
     } catch (err) {
-      this.report(err);
+      this.report(err, lost);
+      return fallback;
+    }
+  }
+
+  /** `run` for async adapter code: a throw or a rejection is reported and resolves to `fallback`. */
+  async settle<T>(fn: () => T | PromiseLike<T>, fallback?: T, lost?: string): Promise<T | undefined> {
+    try {
+      return await fn();
+    } catch (err) {
+      this.report(err, lost);
       return fallback;
     }
   }
@@ -64,8 +78,8 @@ export class AdapterGuard {
   }
 
   /** Reports an adapter failure: one warning per adapter instance, then debug lines. */
-  report(err: unknown): void {
-    const line = `${this.adapter}: internal error, the request is served without it: ${errorMessage(err)}`;
+  report(err: unknown, lost = 'the request is served without it'): void {
+    const line = `${this.adapter}: internal error, ${lost}: ${errorMessage(err)}`;
     if (this.reported) return logger.debug(line);
     this.reported = true;
     logger.warn(`${line} (further internal errors of this adapter are logged at debug level; please report it)`);

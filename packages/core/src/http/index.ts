@@ -28,7 +28,7 @@
  *
  * @packageDocumentation
  */
-export { HttpObserver, RequestObservation, type RequestInit, type FinishInit } from './request-observation.js';
+export { HttpObserver, RequestObservation, UNMATCHED, type RequestInit, type FinishInit } from './request-observation.js';
 export { hasContent } from './request-capture.js';
 export { isClientErrorStatus } from './status-rule.js';
 export type { ObsRequestHandle } from './request-handle.js';
@@ -36,7 +36,7 @@ export { NodeHttpObserver, observedRequestOf, observedRequestOfResponse, type No
 export { NodeRequest } from './node/node-request.js';
 export { NodeResponseCapture } from './node/response-capture.js';
 export { captureWrites } from './node/response-writes.js';
-export { pathOf, type NodeRequestLike, type NodeResponseLike } from './node/node-types.js';
+export { decodePathSegment, pathOf, type NodeRequestLike, type NodeResponseLike } from './node/node-types.js';
 export { FetchHttpObserver, FetchRequest, delay, type FetchLayerOptions, type FetchStartInit } from './fetch/fetch-observer.js';
 export { flushAfterResponse, flushSoon, type WaitUntil } from './fetch/after-response.js';
 export { readRequestInput, type RequestInput } from './fetch/request-input.js';

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../util/guards.js';
 import { DEFAULT_REDACT_KEYS } from './options.js';
 
 /** What a redacted value becomes. */
@@ -144,8 +145,3 @@ export function redactJsonText(text: string, keys: Set<string>): string {
 
 /** A `"key": value` pair of JSON text (the value possibly cut). */
 const JSON_PAIR = /("((?:[^"\\]|\\.)*)"\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,{}[\]\s]*)/g;
-
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}

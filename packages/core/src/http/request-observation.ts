@@ -8,7 +8,7 @@ import { mergedAttributes } from '../tracing/propagation.js';
 import { IN_OBS_TRACE_KEY } from '../tracing/context-keys.js';
 import { getObsTracer } from '../tracing/tracer.js';
 import { layer, SPAN_KEY } from '../tracing/layered-context.js';
-import { isThenable } from '../tracing/settle.js';
+import { isThenable } from '../util/guards.js';
 import { compileIgnore, type IgnoreMatcher } from './ignore.js';
 import {
   DEFAULT_MAX_CAPTURE_BYTES,
@@ -23,6 +23,9 @@ import { holdFlushUntil } from '../util/flush-barrier.js';
 import type { ObsRequestHandle } from './request-handle.js';
 import { isClientErrorStatus } from './status-rule.js';
 import { unref } from '../util/unref.js';
+
+/** The name of a request no route matched, after its method: `GET <unmatched>`. */
+export const UNMATCHED = '<unmatched>';
 
 /** What a request's context sets: the root as the active span, inside obs work, the late attributes box. */
 const REQUEST_KEYS = [SPAN_KEY, IN_OBS_TRACE_KEY, LATE_ATTRIBUTES_KEY] as const;
@@ -187,9 +190,14 @@ export class RequestObservation<Req = any, Res = any> {
     this.setName(`${this.method} ${route}`);
   }
 
+  /** Names the request as one no route matched: `METHOD <unmatched>`, in every adapter. */
+  setUnmatched(): void {
+    this.setName(`${this.method} ${UNMATCHED}`);
+  }
+
   /**
-   * Names the request without a route (e.g. `GET <unmatched>`, or a mount path answered by
-   * middleware). A custom `name` option wins; an identify `traceName` keeps the trace's name.
+   * Names the request without a route (e.g. a mount path answered by middleware). A custom `name`
+   * option wins; an identify `traceName` keeps the trace's name.
    */
   setName(name: string): void {
     if (this.customName || this.ended || !name) return;

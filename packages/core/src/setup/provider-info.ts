@@ -3,7 +3,7 @@
  * provider is registered (Sentry, `@vercel/otel`, a plain `NodeTracerProvider`) and whether an
  * async context manager is active.
  */
-import { context, createContextKey, trace, type TracerProvider } from '@opentelemetry/api';
+import { context, createContextKey, type TracerProvider } from '@opentelemetry/api';
 
 /** A readable name for a registered provider, from its class and its processors' classes. */
 export function describeProvider(provider: TracerProvider | undefined): string {
@@ -21,13 +21,6 @@ export function describeProvider(provider: TracerProvider | undefined): string {
     return `@vercel/otel (${kind})`;
   const list = processors.length ? ` with ${processors.join(', ')}` : '';
   return `${p.constructor?.name || 'a tracer provider'}${list}`;
-}
-
-/** The globally registered provider behind the API's proxy, if any (the no-op one counts as none). */
-export function globalProvider(): TracerProvider | undefined {
-  const global = trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
-  const delegate = global.getDelegate ? global.getDelegate() : global;
-  return delegate.constructor?.name === 'NoopTracerProvider' ? undefined : delegate;
 }
 
 /** Whether a value set in a context survives `context.with` (an async context manager is active). */

@@ -4,8 +4,10 @@
  * place, and the export uploads the bytes as media and puts a reference where the token stands
  * (or, with media off, the `[binary N bytes, type]` description the token extends). The bytes
  * are read when the span is exported, shortly after it ends, not copied on the request path.
+ * Base64 media in those values is written whole for the export to upload, by the rule the export
+ * gives (`keepMediaWhole`, set by `ObsSpanProcessor`: without obs's export, media is text).
  */
-import type { SerializeHooks } from '../util/serialize.js';
+import type { MediaText, SerializeHooks } from '../util/serialize.js';
 import { MEDIA_BYTES } from './span-slots.js';
 
 /** One binary value of a span, by the token written in its place. */
@@ -19,9 +21,17 @@ type Holder = { [MEDIA_BYTES]?: Map<string, CapturedBinary> };
 
 let counter = 0;
 
-/** Serializer hooks that keep binary data on `holder` (a span, or an object moved onto one later). */
+/** The export's media rule for observation values, once an export that uploads media exists. */
+let mediaRule: (() => MediaText) | undefined;
+
+/** Sets the rule by which observation values write base64 media whole (`export/media/media-text.ts`). */
+export function keepMediaWhole(rule: () => MediaText): void {
+  mediaRule = rule;
+}
+
+/** Serializer hooks that keep binary data on `holder` (a span, or an object moved onto one later), and media whole. */
 export function captureBinaries(holder: object): SerializeHooks {
-  return { binary: (value, description) => keep(holder as Holder, value, description), wholeMedia: true };
+  return { binary: (value, description) => keep(holder as Holder, value, description), media: mediaRule };
 }
 
 /** The binary data kept on `span`, by token (undefined when there is none). */

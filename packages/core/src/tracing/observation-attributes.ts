@@ -1,6 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationLevel, type ObservationType } from './attributes.js';
 import { flattenInto, objectSink, type AttributeSink } from '../util/flatten.js';
+import { isObject } from '../util/guards.js';
 import { type SerializeHooks, toAttributeString } from '../util/serialize.js';
 import { captureBinaries } from './media-capture.js';
 
@@ -81,8 +82,4 @@ export function writeSpanAttributes(
 function setString(sink: AttributeSink, key: string, value: unknown, hooks?: SerializeHooks): void {
   const s = toAttributeString(value, hooks);
   if (s !== undefined) sink.setAttribute(key, s);
-}
-
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null;
 }

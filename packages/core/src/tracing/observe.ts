@@ -3,7 +3,7 @@ import type { ObservationType } from './attributes.js';
 import { logger } from '../util/logger.js';
 import type { ObsObservation } from './observation.js';
 import type { ObsObservationAttributes } from './observation-attributes.js';
-import { isThenable } from './settle.js';
+import { isAsyncIterator, isReadableStream, isThenable } from '../util/guards.js';
 import { reasonOf, safeName, safeOptions, unserialisable, warnUnreadable } from './hostile-input.js';
 import { activeContextFor, startObservation } from './start.js';
 import {
@@ -12,8 +12,6 @@ import {
   recordObservationError,
   type ErrorRecorder,
   type StreamEnd,
-  isAsyncIterator,
-  isReadableStream,
   wrapAsyncGenerator,
   wrapReadableStream,
 } from './wrap-result.js';

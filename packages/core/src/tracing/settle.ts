@@ -1,5 +1,6 @@
 /** Ends an observation when the value its function returned settles (sync, Promise or thenable). */
 import type { Span } from '@opentelemetry/api';
+import { isThenable } from '../util/guards.js';
 import { recordErrorOnSpan } from './record-error.js';
 
 /** What `endWhenSettled` needs of an observation. */
@@ -27,18 +28,4 @@ export function endWhenSettled<T>(result: T, obs: Endable, onValue?: (value: unk
   onValue?.(result);
   obs.end();
   return result;
-}
-
-/** Whether a value is a Promise or Promise-like. */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  try {
-    return (
-      value !== null &&
-      (typeof value === 'object' || typeof value === 'function') &&
-      typeof (value as { then?: unknown }).then === 'function'
-    );
-  } catch {
-    // A revoked Proxy or a throwing `then` getter: not something we can await.
-    return false;
-  }
 }

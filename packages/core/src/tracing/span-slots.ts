@@ -22,3 +22,24 @@ export const OBS_PARENT = Symbol('obs.obsParent');
 export const MEDIA_BYTES = Symbol('obs.mediaBytes');
 /** Where the export's media step stands with the span (what it found, what it knows of the uploads). */
 export const MEDIA_STATE = Symbol('obs.mediaState');
+
+/**
+ * A capability, not a class: a span whose times are epoch milliseconds it keeps as numbers
+ * (`startMs`, `endMs`; obs's `LightSpan`) says so with `[EPOCH_MS]: true`, and the encoder reads
+ * those instead of the `HrTime` arrays the span builds on demand.
+ */
+export const EPOCH_MS = Symbol('obs.epochMs');
+
+/** A span with the `EPOCH_MS` capability. */
+export interface EpochMsSpan {
+  readonly [EPOCH_MS]: true;
+  /** Epoch milliseconds. */
+  readonly startMs: number;
+  /** Epoch milliseconds; 0 until ended. */
+  readonly endMs: number;
+}
+
+/** Whether `span` keeps its times as epoch milliseconds. */
+export function hasEpochMs(span: object): span is EpochMsSpan {
+  return (span as { [EPOCH_MS]?: unknown })[EPOCH_MS] === true;
+}

@@ -26,8 +26,10 @@ export function startObservation(
   const options = safeOptions(rawOptions, 'startObservation options');
   const type = normaliseType(options?.asType);
   const parent = parentContext(options?.parentSpanContext, options?.parentContext);
+  // The tracer first: the first obs span may start obs, whose export says how values keep their media.
+  const tracer = getObsTracer();
   const startAttributes = safeSpanAttributes(attributes, type);
-  const span = getObsTracer().startSpan(safeName(name), { startTime: options?.startTime, attributes: startAttributes }, parent);
+  const span = tracer.startSpan(safeName(name), { startTime: options?.startTime, attributes: startAttributes }, parent);
   // Binary data of the input, output and metadata goes with the span to the media upload.
   moveCapturedBinaries(startAttributes, span);
   const obs = new ObsObservation(span, type);

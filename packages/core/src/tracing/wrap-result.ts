@@ -15,21 +15,6 @@ export const DEFAULT_STREAM_CAPTURE_CHARS = 1_000_000;
 /** Called once when a wrapped stream ends: its collected output, or how it ended early. */
 export type StreamEnd = (output: unknown, how: 'done' | 'error' | 'cancelled', error?: unknown) => void;
 
-/** Whether `value` is an async generator/iterator we can wrap without changing its behaviour. */
-export function isAsyncIterator(value: unknown): value is AsyncGenerator<unknown, unknown, unknown> {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    typeof (value as AsyncGenerator)[Symbol.asyncIterator] === 'function' &&
-    typeof (value as AsyncGenerator).next === 'function'
-  );
-}
-
-/** Whether `value` is a WHATWG ReadableStream. */
-export function isReadableStream(value: unknown): value is ReadableStream<unknown> {
-  return typeof ReadableStream !== 'undefined' && value instanceof ReadableStream;
-}
-
 /**
  * Wraps an async generator: each step runs in `ctx` (so spans started by the generator body
  * nest under the observation), yielded values are collected (none when `maxChars` is 0: the

@@ -1,4 +1,5 @@
 import type { AttributeValue, Attributes } from '@opentelemetry/api';
+import { isPlainObject } from './guards.js';
 import { MAX_SERIALISED_CHARS, reasonOf, safeStringify, type SerializeHooks, toAttributeString, unserialisable } from './serialize.js';
 
 const MAX_DEPTH = 10;
@@ -99,9 +100,4 @@ function homogeneousArray(values: unknown[]): AttributeValue | undefined {
   if (kind !== 'string' && kind !== 'number' && kind !== 'boolean') return undefined;
   for (const v of values) if (typeof v !== kind || (kind === 'number' && !Number.isFinite(v))) return undefined;
   return values as AttributeValue;
-}
-
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }

@@ -5,16 +5,12 @@
  * nested deeper than `MAX_SERIALISED_DEPTH` are cut with a marker, a getter that throws loses
  * only its own key, cycles, BigInts, errors, maps and sets are written readably, and what would
  * be longer than `MAX_SERIALISED_CHARS` (1,000,000, the default attribute cap) is cut there,
- * marker included, before any more of it is read. Base64 media is written whole and not counted
- * (data URIs always, and a string of base64 that would be cut): the export uploads it and puts a
- * short reference in its place before the attribute cap, so it must arrive uncut. A medium past
- * the media limit (`MAX_MEDIA_BYTES`), or past `MAX_MEDIA_TEXT_CHARS` of media in one value, is
- * written as its first characters and a marker counting the rest, a string of its own: the rest
- * of the value is written as usual, and the export puts the failure marker, with the medium's
- * size, in its place. Plain data
- * takes V8's native `JSON.stringify` once a walk over it (strings are not read, only their length
- * and first characters) found nothing native JSON would mishandle. A caller may keep binary data
- * instead of its description (`SerializeHooks.binary`: observation inputs, whose bytes are uploaded).
+ * marker included, before any more of it is read. Plain data takes V8's native `JSON.stringify`
+ * once a walk over it (strings are not read, only their length) found nothing native JSON would
+ * mishandle. A caller may keep binary data instead of its description (`SerializeHooks.binary`:
+ * observation inputs, whose bytes are uploaded) and have a rule of its own write some strings
+ * outside the length count (`SerializeHooks.media`: base64 media, which the export uploads; the
+ * rule is `export/media/media-text.ts`).
  */
 import { TRUNCATION_MARKER } from './capture.js';
 import { logger } from './logger.js';
@@ -32,17 +28,15 @@ export const DEPTH_MARKER = `[truncated by obs: deeper than ${MAX_SERIALISED_DEP
  */
 export const MAX_SERIALISED_CHARS = 1_000_000;
 
-/** Largest medium uploaded: 50 MiB (wire contract 5); a larger one is written cut, never whole. */
+/** Largest medium uploaded: 50 MiB (wire contract 5); the media rule writes a larger one cut (`export/media/media-text.ts`). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
 
 /**
- * Most characters of base64 media written whole in one value: about the 128 MiB of media bytes
- * the upload holds at most (two media of 50 MiB fit). Media past it is written cut.
+ * A rule that writes some strings of one value outside its length count: the text written in
+ * place of `s` (`s` itself, or a shorter form), or undefined to write `s` as any text. `room` is
+ * what the value has left. One per value (it may count across the value).
  */
-export const MAX_MEDIA_TEXT_CHARS = 180_000_000;
-
-/** Base64 characters a medium written cut keeps (a multiple of 4): enough to tell its type by its bytes. */
-const CUT_MEDIUM_KEEPS = 1024;
+export type MediaText = (s: string, room: number) => string | undefined;
 
 /** What a caller may change in how a value is written. */
 export interface SerializeHooks {
@@ -52,56 +46,12 @@ export interface SerializeHooks {
    */
   binary?(value: object, description: string): string | undefined;
   /**
-   * Write base64 media (data URIs, bare base64 that would be cut) whole for the export to upload
-   * (past the media limits: cut, a string of its own, the marker counting the rest): only for
-   * values that become observation attributes. Without it media is cut like any text (request
-   * bodies, names, score metadata).
+   * The media rule of values that become observation attributes (`wholeMediaText`, base64 media
+   * written whole for the export to upload), a fresh one per value; only values written at the
+   * full length limit ask it. Without it media is cut like any text (request bodies, names, score
+   * metadata).
    */
-  wholeMedia?: boolean;
-}
-
-/** Whether `s` is a base64 data URI (`data:<type>[;params];base64,...`); reads at most its first 256 characters. */
-export function isBase64DataUri(s: string): boolean {
-  return s.length > 13 && s.charCodeAt(0) === 100 && s.startsWith('data:') && s.lastIndexOf(';base64,', 256) > 5;
-}
-
-/** Where the payload of base64 media `s` starts (after a data URI's `;base64,`, else 0). */
-function payloadStart(s: string, dataUri: boolean): number {
-  return dataUri ? s.lastIndexOf(';base64,', 256) + 8 : 0;
-}
-
-/** Base64 characters of the payload without its `=` padding. */
-function dataChars(s: string, start: number): number {
-  let end = s.length;
-  while (end > start && end > s.length - 2 && s.charCodeAt(end - 1) === 61 /* = */) end--;
-  return end - start;
-}
-
-/** Whether base64 media `s` decodes to more than `MAX_MEDIA_BYTES`. */
-function pastMediaLimit(s: string, dataUri: boolean): boolean {
-  return s.length > MAX_MEDIA_BYTES && Math.floor((dataChars(s, payloadStart(s, dataUri)) * 3) / 4) > MAX_MEDIA_BYTES;
-}
-
-/**
- * A medium written cut: its header and first `CUT_MEDIUM_KEEPS` characters, then the marker
- * counting the base64 characters cut (its padding aside), from which the export reads its size.
- */
-function cutMedium(s: string, dataUri: boolean): string {
-  const start = payloadStart(s, dataUri);
-  const kept = Math.min(CUT_MEDIUM_KEEPS, dataChars(s, start));
-  return `${s.slice(0, start + kept)}${TRUNCATION_MARKER}${dataChars(s, start) - kept} more characters]`;
-}
-
-const BASE64_HEAD = /^[A-Za-z0-9+/]{1024}/;
-const BASE64_TAIL = /[A-Za-z0-9+/]{60}={0,2}$/;
-
-/**
- * Whether `s` looks like bare base64 media (an AI SDK or LangChain image part, OpenAI's input
- * audio): its first 1,024 and last 64 characters are base64. Reads those only; the export finds
- * where the base64 really ends.
- */
-export function looksLikeBase64(s: string): boolean {
-  return s.length >= 1024 && BASE64_HEAD.test(s) && BASE64_TAIL.test(s.slice(-64));
+  media?: () => MediaText;
 }
 
 /** Values (containers and leaves) the fast path's check visits before it takes the rest as plain. */
@@ -119,7 +69,7 @@ export const MAX_CAREFUL_ITEMS = 100_000;
  */
 export function safeStringify(value: unknown, maxChars = MAX_SERIALISED_CHARS, hooks?: SerializeHooks): string {
   try {
-    if (isNativeSafe(value, maxChars, hooks?.wholeMedia === true)) {
+    if (isNativeSafe(value, maxChars, maxChars >= MAX_SERIALISED_CHARS ? hooks?.media?.() : undefined)) {
       try {
         return JSON.stringify(value);
       } catch {
@@ -259,19 +209,16 @@ function typeName(value: object, fallback: string): string {
 /**
  * Whether native `JSON.stringify` writes `value` as obs would: no binary data, errors, maps,
  * sets, `toJSON` of its own (a Date's aside), BigInts, functions or symbols, nothing nested past
- * the depth limit, strings (base64 media within its own limit aside) shorter together than the
+ * the depth limit, strings (those `media` writes whole aside) shorter together than the
  * length limit (the careful writer cuts them before escaping). Past `CHECK_BUDGET` values, plain data so far is taken as plain (large arrays
  * of numbers, long histories) unless an array is longer than the length limit (a sparse array of
  * a billion holes). Reading a property may throw (a getter, a Proxy): then the careful writer
  * takes over.
  */
-function isNativeSafe(value: unknown, maxChars: number, wholeMediaWanted: boolean): boolean {
+function isNativeSafe(value: unknown, maxChars: number, media: MediaText | undefined): boolean {
   if (value === null || typeof value !== 'object') return isNativeLeaf(value);
   let visits = CHECK_BUDGET;
   let chars = 0;
-  // Media is written whole in observation values (the full length limit), never in names and the like.
-  const wholeMedia = wholeMediaWanted && maxChars >= MAX_SERIALISED_CHARS;
-  let mediaChars = 0;
   /** false: not native-safe; true: safe so far; 'enough': the budget ran out on plain data. */
   const visit = (v: object, depth: number): boolean | 'enough' => {
     if (depth >= MAX_SERIALISED_DEPTH) return false;
@@ -300,13 +247,9 @@ function isNativeSafe(value: unknown, maxChars: number, wholeMediaWanted: boolea
     if (--visits < 0) return 'enough';
     if (typeof v === 'object' && v !== null) return visit(v, depth + 1);
     if (typeof v === 'string') {
-      const dataUri = isBase64DataUri(v);
-      if (wholeMedia && (dataUri || (chars + v.length > maxChars && looksLikeBase64(v)))) {
-        // Media to write cut: the careful writer does.
-        if (mediaChars + v.length > MAX_MEDIA_TEXT_CHARS || pastMediaLimit(v, dataUri)) return false;
-        mediaChars += v.length;
-        return true;
-      }
+      const written = media?.(v, maxChars - chars);
+      // Media written whole stays out of the count; media to write in another form: the careful writer does.
+      if (written !== undefined) return written === v;
       if ((chars += v.length) > maxChars) return false;
     }
     return isNativeLeaf(v);
@@ -332,13 +275,15 @@ const SKIP = Symbol('skip');
  * `MAX_SERIALISED_CHARS` (nothing past it is read).
  */
 class CarefulWriter {
+  /** The value's media rule, when it keeps media (observation values at the full length limit). */
+  private readonly media: MediaText | undefined;
+
   constructor(
     private readonly maxChars: number,
     private readonly hooks?: SerializeHooks,
-  ) {}
-
-  /** Characters of base64 media written whole so far. */
-  private mediaChars = 0;
+  ) {
+    this.media = maxChars >= MAX_SERIALISED_CHARS ? hooks?.media?.() : undefined;
+  }
 
   private readonly parts: string[] = [];
   private length = 0;
@@ -395,28 +340,13 @@ class CarefulWriter {
     }
   }
 
-  /**
-   * The JSON of `value` when it is base64 media in a value that keeps media (a data URI, or base64
-   * that would be cut): whole, or cut with its marker past the media limits; undefined otherwise.
-   */
-  private media(value: string): string | undefined {
-    if (!this.hooks?.wholeMedia || this.maxChars < MAX_SERIALISED_CHARS) return undefined;
-    const dataUri = isBase64DataUri(value);
-    if (!dataUri && !(value.length > this.maxChars - this.length - 64 && looksLikeBase64(value))) return undefined;
-    if (this.mediaChars + value.length > MAX_MEDIA_TEXT_CHARS || pastMediaLimit(value, dataUri)) {
-      return JSON.stringify(cutMedium(value, dataUri));
-    }
-    this.mediaChars += value.length;
-    return JSON.stringify(value);
-  }
-
   private valueUnguarded(value: unknown, depth: number): void {
     switch (typeof value) {
       case 'string': {
-        // Base64 media is written outside the count (the export swaps it for a reference or a marker).
-        const media = this.cut ? undefined : this.media(value);
+        // Media is written outside the count (the export swaps it for a reference or a marker).
+        const media = this.cut ? undefined : this.media?.(value, this.maxChars - this.length - 64);
         if (media !== undefined) {
-          this.parts.push(media);
+          this.parts.push(JSON.stringify(media));
           return;
         }
         // A string longer than what is left is cut before it is escaped: no huge copy.

@@ -9,10 +9,9 @@
  */
 import { count, usageDetails } from '../genai/usage.js';
 import { type LlmMessage, MessageParts, parseJsonValue, type SortedBlock, splitMessages, toolCall } from '../genai/messages.js';
-import { type CallResult, type CallStart, isDict, type ModelEndpoint, pick, type StreamReader } from './endpoint.js';
+import { type Dict, isDict } from '../util/guards.js';
+import { type CallResult, type CallStart, type ModelEndpoint, pick, type StreamReader } from './endpoint.js';
 import { mediaDataUri } from './media.js';
-
-type Dict = Record<string, unknown>;
 
 /** `temperature`, `top_p` and `top_k` are gone from API version 2026-10-21 (SDK 1.x); older SDKs send them. */
 const PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'service_tier', 'speed'] as const;

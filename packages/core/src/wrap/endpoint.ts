@@ -57,6 +57,3 @@ export function pick(body: Record<string, unknown>, keys: readonly string[]): Re
   }
   return out;
 }
-
-/** A plain object (not an array, not `null`). */
-export { isDict } from '../genai/messages.js';

@@ -6,6 +6,7 @@
  * stream object has an API of its own (`tee()`, `controller`) needs a follower that keeps that
  * object and hooks it in place instead, as `followApiPromise` does (`stainless.ts`).
  */
+import { type Dict, isAsyncIterable, isThenable } from '../util/guards.js';
 import type { ModelCall } from './model-call.js';
 import type { ResultFollower } from './observe-client.js';
 
@@ -53,16 +54,4 @@ export function followStreamIn(...keys: string[]): ResultFollower {
       },
     );
   };
-}
-
-type Dict = Record<string, unknown>;
-
-/** A Promise, or anything with a `then` method. */
-export function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as PromiseLike<unknown>).then === 'function';
-}
-
-/** Anything `for await` can read. */
-export function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
-  return typeof v === 'object' && v !== null && typeof (v as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
 }

@@ -12,9 +12,8 @@
  */
 import { type LlmMessage, toolCall } from '../genai/messages.js';
 import { usageDetails } from '../genai/usage.js';
-import { type CallResult, isDict, type ModelEndpoint, pick, type StreamReader } from './endpoint.js';
-
-type Dict = Record<string, unknown>;
+import { dict, isDict } from '../util/guards.js';
+import { type CallResult, type ModelEndpoint, pick, type StreamReader } from './endpoint.js';
 
 const PARAMETERS = [
   'temperature',
@@ -209,10 +208,6 @@ export function openAiUsage(usage: unknown): Record<string, number> | undefined 
 export function openAiCost(usage: unknown): Record<string, number> | undefined {
   const cost = isDict(usage) ? usage['cost'] : undefined;
   return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { total: cost } : undefined;
-}
-
-function dict(v: unknown): Dict {
-  return isDict(v) ? v : {};
 }
 
 /** The self-hosted server an answer (a completion or a chunk) comes from, when it says: `ollama`, `vllm`. */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { safeStringify, toAttributeString } from '../../src/kit.js';
+import { wholeMediaText } from '../../src/export/media/media-text.js';
 import { MAX_SERIALISED_CHARS } from '../../src/util/serialize.js';
 
 describe('safeStringify', () => {
@@ -40,8 +41,8 @@ describe('safeStringify', () => {
 
 describe('base64 media in a value', () => {
   const uri = `data:image/png;base64,${'A'.repeat(2_000_000)}`;
-  it('is written whole only when the caller asks (observation values, for the upload)', () => {
-    expect(safeStringify({ image: uri }, MAX_SERIALISED_CHARS, { wholeMedia: true })).toBe(JSON.stringify({ image: uri }));
+  it('is written whole only when the caller asks (observation values, for the upload: the media rule of export/media)', () => {
+    expect(safeStringify({ image: uri }, MAX_SERIALISED_CHARS, { media: wholeMediaText })).toBe(JSON.stringify({ image: uri }));
     // A request body, a name, score metadata: cut like any text, never a 2 MB copy.
     expect(safeStringify({ image: uri }).length).toBeLessThanOrEqual(MAX_SERIALISED_CHARS + 64);
     expect(toAttributeString([{ image: uri }])!.length).toBeLessThanOrEqual(MAX_SERIALISED_CHARS + 64);

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { initObs } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { setupObsServer, initTestObs } from '@obs/local-server/testing';
 import { expect } from 'vitest';
 
 export const SERVER_SCRIPT = fileURLToPath(new URL('../fixtures/server.mjs', import.meta.url));
@@ -18,7 +18,7 @@ export type Transport = 'stdio' | 'http' | 'sse';
 export type ServerMode = 'obs' | 'plain' | 'openinference';
 
 export function setup() {
-  const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
+  const local = setupObsServer({ init: initTestObs(initObs) });
 
   /** What a server process needs in `env`: where obs exports, and the test project's provider. */
   const serverEnv = (): Record<string, string> => ({

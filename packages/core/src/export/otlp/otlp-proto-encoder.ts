@@ -47,7 +47,7 @@ import {
   writeVarint,
   writeVarint64,
 } from './protobuf/wire.js';
-import { LightSpan } from '../../tracing/provider/light-span.js';
+import { hasEpochMs } from '../../tracing/span-slots.js';
 
 type Resource = ReadableSpan['resource'];
 type Scope = ReadableSpan['instrumentationScope'] & { attributes?: Attributes; droppedAttributesCount?: number };
@@ -390,8 +390,8 @@ function writeSpan(span: ReadableSpan): void {
     writeVarint(kind);
   }
   writeByte(SPAN_START_TIME);
-  // obs's own spans keep epoch-ms numbers: read them, not the HrTime arrays built on demand.
-  if (span instanceof LightSpan) {
+  // A span that keeps epoch-ms numbers (obs's own): read them, not the HrTime arrays built on demand.
+  if (hasEpochMs(span)) {
     writeEpochMs(span.startMs);
     writeByte(SPAN_END_TIME);
     writeEpochMs(span.endMs);

@@ -31,8 +31,3 @@ export function isDefaultExportSpan(span: ReadableSpan): boolean {
   for (const key in span.attributes) if (key.startsWith('gen_ai.')) return true;
   return false;
 }
-
-/** Whether a span started inside an obs observation or `propagateAttributes`. */
-export function isInObsTrace(span: object): boolean {
-  return (span as { [IN_OBS_TRACE]?: true })[IN_OBS_TRACE] === true;
-}

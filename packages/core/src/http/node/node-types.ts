@@ -37,3 +37,12 @@ export function pathOf(url: unknown): string {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 }
+
+/** A path segment with its `%xx` escapes decoded; as it is when they are malformed. */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -16,7 +16,17 @@ import type { ReadableSpan, TimedEvent } from '../sdk-types.js';
 import { msToHrTime, nowMs, timeInputToMs } from './clock.js';
 import type { LightSampler } from './sampler.js';
 import type { LightSpanLimits } from './span-limits.js';
-import { EXPORT_PARENT, IN_OBS_TRACE, MEDIA_BYTES, MEDIA_STATE, NEAREST_ANY, NEAREST_OBS, REQUEST_BOX } from '../span-slots.js';
+import {
+  EPOCH_MS,
+  type EpochMsSpan,
+  EXPORT_PARENT,
+  IN_OBS_TRACE,
+  MEDIA_BYTES,
+  MEDIA_STATE,
+  NEAREST_ANY,
+  NEAREST_OBS,
+  REQUEST_BOX,
+} from '../span-slots.js';
 
 /** What a light span needs of the processors: the SDK's `SpanProcessor` hooks it calls. */
 export interface SpanHooks {
@@ -46,7 +56,7 @@ const NO_EVENTS: TimedEvent[] = Object.freeze([]) as unknown as TimedEvent[];
  * export), writes attributes straight into one object, and shares empty link/event lists and
  * the unset status, so a span is a few small objects instead of the SDK's dozen.
  */
-export class LightSpan implements Span, ReadableSpan {
+export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
   readonly kind: SpanKind;
   readonly parentSpanContext: SpanContext | undefined;
   readonly attributes: Attributes = {};
@@ -93,6 +103,11 @@ export class LightSpan implements Span, ReadableSpan {
     this.limits = tracer.limits;
     this.hooks = tracer.hooks;
     this.startMs = (startTime !== undefined ? timeInputToMs(startTime) : undefined) ?? nowMs();
+  }
+
+  /** Its times are `startMs` and `endMs` (on the prototype: no field per span). */
+  get [EPOCH_MS](): true {
+    return true;
   }
 
   spanContext(): SpanContext {

@@ -1,0 +1,152 @@
+/**
+ * The helpers of `@obs/local-server/testing` that read a trace back (`initTestObs`, `traced`,
+ * `traceOf`, `oneSpan`, `obsAttr`, `obsJson`, `freePort`), against the real server: spans made by
+ * OpenTelemetry's SDK, sent as OTLP protobuf by a stand-in `initObs` whose `flush` posts them.
+ */
+import { createServer } from 'node:net';
+import { ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { freePort, initTestObs, obsAttr, obsJson, type ObsConnection, oneSpan, setupObsServer, traced, traceOf } from '../src/testing.js';
+import { basic, toProtobuf } from './helpers.js';
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const tracer = provider.getTracer('obs-sdk', '6.0.0');
+/** The stand-in's active observation (one at a time in these tests). */
+let active: Span | undefined;
+
+type StandInOptions = ObsConnection & { flushInterval: number; flushOnExit: boolean; environment?: string };
+const initCalls: StandInOptions[] = [];
+
+/** A stand-in `initObs`: its handle's `flush` posts the ended spans to the server, as OTLP protobuf. */
+function standInInitObs(options: StandInOptions) {
+  initCalls.push(options);
+  return {
+    async flush(): Promise<void> {
+      const spans = exporter.getFinishedSpans();
+      exporter.reset();
+      if (spans.length === 0) return;
+      const res = await fetch(`${options.baseUrl}/api/public/otel/v1/traces`, {
+        method: 'POST',
+        headers: { authorization: basic(options.publicKey, options.secretKey), 'content-type': 'application/x-protobuf' },
+        body: toProtobuf(spans),
+      });
+      if (!res.ok) throw new Error(`the server answered ${res.status}`);
+    },
+  };
+}
+
+/** `startActiveObservation` of the stand-in: a root span active while `fn` runs, ended after it. */
+function startActive<T>(name: string, fn: (observation: { traceId: string }) => T): T {
+  const span = tracer.startSpan(name, {}, ROOT_CONTEXT);
+  active = span;
+  const end = () => {
+    active = undefined;
+    span.end();
+  };
+  try {
+    const result = fn({ traceId: span.spanContext().traceId });
+    if (result instanceof Promise) return result.finally(end) as T;
+    end();
+    return result;
+  } catch (err) {
+    end();
+    throw err;
+  }
+}
+
+/** A child observation under the active one, with an input and a type. */
+function child(name: string, input: unknown): void {
+  const parent = active ? trace.setSpan(ROOT_CONTEXT, active) : ROOT_CONTEXT;
+  tracer
+    .startSpan(name, { attributes: { 'obs.observation.type': 'generation', 'obs.observation.input': JSON.stringify(input) } }, parent)
+    .end();
+}
+
+const obs = setupObsServer({ init: initTestObs(standInInitObs, { environment: 'test' }) });
+
+describe('@obs/local-server/testing helpers', () => {
+  it('initTestObs passes the connection, a 50 ms flush interval, no exit hooks, and the options given', () => {
+    expect(initCalls).toEqual([{ ...obs.connection, flushInterval: 0.05, flushOnExit: false, environment: 'test' }]);
+  });
+
+  it('traced: the root, its children in start order, the result, and obsAttr/obsJson of them', async () => {
+    const run = await traced(obs, startActive, async () => {
+      child('first', { q: 1 });
+      await new Promise((r) => setTimeout(r, 2));
+      child('second', { q: 2 });
+      return 'done';
+    });
+    expect(run.result).toBe('done');
+    expect(run.error).toBeUndefined();
+    expect(run.root.name).toBe('test');
+    expect(run.spans).toHaveLength(3);
+    expect(run.children.map((s) => s.name)).toEqual(['first', 'second']);
+    expect(run.children.every((s) => s.parentSpanId === run.root.spanId)).toBe(true);
+    expect(obsAttr(run.one('first'), 'type')).toBe('generation');
+    expect(obsJson(run.one('second'), 'input')).toEqual({ q: 2 });
+    expect(run.all('second')).toHaveLength(1);
+  });
+
+  it('traced: a throw of the work comes back as `error`, and its trace is read all the same', async () => {
+    const boom = new Error('boom');
+    const run = await traced(
+      obs,
+      startActive,
+      () => {
+        child('before-the-throw', {});
+        throw boom;
+      },
+      'failing',
+    );
+    expect(run.error).toBe(boom);
+    expect(run.root.name).toBe('failing');
+    expect(run.children.map((s) => s.name)).toEqual(['before-the-throw']);
+  });
+
+  it('traceOf waits for the root and N spans; with settleMs it fails when more arrived', async () => {
+    let traceId = '';
+    startActive('request', (observation) => {
+      traceId = observation.traceId;
+      child('a', 1);
+      child('b', 2);
+    });
+    // Sent after traceOf started waiting: it waits for them.
+    const waiting = traceOf(obs.server, traceId, { spans: 3 });
+    setTimeout(() => void obs.handle.flush(), 20);
+    const arrived = await waiting;
+    expect(arrived.root.name).toBe('request');
+    expect(arrived.spans).toHaveLength(3);
+    await expect(traceOf(obs.server, traceId, { spans: 2, settleMs: 20 })).rejects.toThrow('3 spans of trace');
+    await expect(traceOf(obs.server, traceId, { spans: 4, timeoutMs: 50 })).rejects.toThrow();
+    await expect(traceOf(obs.server, 'not-a-trace-id')).rejects.toThrow('not a trace id: not-a-trace-id');
+  });
+
+  it('oneSpan names the trace when a name is missing or repeated', async () => {
+    const run = await traced(obs, startActive, () => {
+      child('twice', 1);
+      child('twice', 2);
+    });
+    expect(() => oneSpan(run.spans, 'twice')).toThrow('2 spans named "twice" among: ');
+    expect(() => oneSpan(run.spans, 'never')).toThrow('0 spans named "never"');
+    expect(
+      obsJson(
+        oneSpan(run.spans, 'twice', (s) => obsJson(s, 'input') === 2),
+        'input',
+      ),
+    ).toBe(2);
+    expect(obsAttr(undefined, 'type')).toBeUndefined();
+  });
+
+  it('freePort: a port nothing listens on, that a server can take', async () => {
+    const port = await freePort();
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    expect((server.address() as { port: number }).port).toBe(port);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+});

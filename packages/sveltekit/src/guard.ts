@@ -1,0 +1,7 @@
+/**
+ * The one `AdapterGuard` of `@obs/sveltekit`: the `handle` and `handleError` hooks run their work
+ * through it, so a bug of the adapter is one warning and never the app's error.
+ */
+import { AdapterGuard } from '@obs/core/kit';
+
+export const guard = new AdapterGuard('@obs/sveltekit');
