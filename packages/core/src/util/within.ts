@@ -1,8 +1,6 @@
 /** Waiting for something, but not for ever. */
 import { unref } from './unref.js';
 
-import { unref } from './unref.js';
-
 /**
  * Settles when `work` does, or after `ms` at the latest (undefined then); never rejects. Its
  * timer does not keep the process alive: whoever needs the process open holds it otherwise.
