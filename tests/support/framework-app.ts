@@ -99,18 +99,26 @@ export function obsWarnings(buildLog: string): string[] {
 declare module 'vitest' {
   export interface ProvidedContext {
     build: { log: string; ms: number };
+    /** The build of the suite's floor app (floors/<framework>: the lowest versions of its peer range). */
+    floorBuild: { log: string; ms: number };
   }
 }
 
 /**
  * A suite's global set-up: one production build (`node <args>` in `appDir`) for all its tests,
- * its output provided to them as `inject('build')`.
+ * its output provided to them as `inject(key)` (`build`, or `floorBuild` for the floor app).
  */
-export async function buildOnce(project: TestProject, label: string, appDir: string, args: string[]): Promise<void> {
+export async function buildOnce(
+  project: TestProject,
+  label: string,
+  appDir: string,
+  args: string[],
+  key: 'build' | 'floorBuild' = 'build',
+): Promise<void> {
   const start = performance.now();
   const log = await runNode(args, appDir);
   const ms = Math.round(performance.now() - start);
-  project.provide('build', { log, ms });
+  project.provide(key, { log, ms });
   console.log(`[${label}] ${appDir.split('/').slice(-2).join('/')} built in ${(ms / 1000).toFixed(1)} s`);
 }
 

@@ -71,7 +71,7 @@ export default function handleRequest(request, responseStatusCode, responseHeade
   });
 }
 
-// The one line of @obs/react-router (React Router 8; `unstable_instrumentations` on 7.9.5+).
+// The one line of @obs/react-router (React Router 8.1+).
 export const instrumentations = [
   obsInstrumentation({ identify: ({ request }) => ({ userId: request.headers.get('x-user-id') ?? undefined }) }),
 ];

@@ -1,10 +1,10 @@
 /**
- * `@obs/react-router`: one line to trace a React Router framework-mode app (7.9.5+ and 8) into obs,
+ * `@obs/react-router`: one line to trace a React Router framework-mode app (8.1+) into obs,
  * through React Router's own instrumentation API.
  *
  * @example
  * ```ts
- * // app/entry.server.tsx (React Router 8; on 7.9.5+ the export is `unstable_instrumentations`)
+ * // app/entry.server.tsx
  * import { obsInstrumentation } from '@obs/react-router';
  * export const instrumentations = [obsInstrumentation()];
  * ```

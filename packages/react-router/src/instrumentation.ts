@@ -16,7 +16,7 @@ type Instrument<I, R = Outcome> = (handler: () => Promise<R>, info: I) => Promis
 type HandlerInfo = { request: Request; context: ObsRequestInfo['context'] };
 type RouteInfo = { params?: Record<string, string | undefined>; pattern?: string; unstable_pattern?: string };
 
-/** React Router's `ServerInstrumentation`, structurally (the same on 7.9.5+ and 8). */
+/** React Router's `ServerInstrumentation`, structurally (8.1+: its request outcome names the route and status). */
 export interface ObsServerInstrumentation {
   handler(handler: { instrument(i: { request?: Instrument<HandlerInfo, RequestOutcome> }): void }): void;
   route(route: {
@@ -27,7 +27,7 @@ export interface ObsServerInstrumentation {
 
 /**
  * The instrumentation to export from `app/entry.server.tsx`: `export const instrumentations =
- * [obsInstrumentation()]` (`unstable_instrumentations` on React Router 7.9.5+). Each request is one
+ * [obsInstrumentation()]` (React Router 8.1+). Each request is one
  * trace whose root has the request's input (body or query), its status and errors and
  * `identify`'s user and session on every span; loaders and actions are child observations. Sets
  * tracing up itself on the first request when nothing has (from `OBS_*` and `options.obs`).

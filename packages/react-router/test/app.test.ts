@@ -5,19 +5,18 @@
  * route, a failing loader and an unmatched path.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { appEnv, obsWarnings, type ServedApp, serveApp, spanNamed, traceRootedAt } from '../../../tests/support/framework-app.js';
 import { bundleCopies } from '../../../tests/support/bundle-copies.js';
-import { APP_DIR } from './global-setup.js';
+import { APP_DIR, binOf } from './global-setup.js';
 
 const local = setupObsServer();
 let app: ServedApp;
 
 beforeAll(async () => {
-  const serve = join(dirname(createRequire(join(APP_DIR, 'package.json')).resolve('@react-router/serve/package.json')), 'bin.cjs');
+  const serve = binOf(APP_DIR, '@react-router/serve', 'bin.cjs');
   app = await serveApp(
     (port) => [serve, 'build/server/index.js', String(port)],
     APP_DIR,

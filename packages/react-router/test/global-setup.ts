@@ -7,8 +7,18 @@ import { buildOnce } from '../../../tests/support/framework-app.js';
 /** The app the suite builds and serves: examples/react-router (the demo's app). */
 export const APP_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../examples/react-router');
 
-/** One real `react-router build` (Vite: client and SSR bundles) for the whole suite. */
-export default function setup(project: TestProject): Promise<void> {
-  const cli = join(dirname(createRequire(join(APP_DIR, 'package.json')).resolve('@react-router/dev/package.json')), 'bin.cjs');
-  return buildOnce(project, 'react-router', APP_DIR, [cli, 'build']);
+/** The floor app: floors/react-router, on React Router 8.1.0 and Vite 7 (the low end of the peer range: the first release whose request instrumentation reports the matched route and status). */
+export const FLOOR_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../../floors/react-router');
+
+/** The bin of a package as `dir` resolves it. */
+export function binOf(dir: string, pkg: string, bin: string): string {
+  return join(dirname(createRequire(join(dir, 'package.json')).resolve(`${pkg}/package.json`)), bin);
+}
+
+/** One real `react-router build` (Vite: client and SSR bundles) of each app for the whole suite. */
+export default async function setup(project: TestProject): Promise<void> {
+  await Promise.all([
+    buildOnce(project, 'react-router', APP_DIR, [binOf(APP_DIR, '@react-router/dev', 'bin.cjs'), 'build']),
+    buildOnce(project, 'react-router 8.1.0', FLOOR_DIR, [binOf(FLOOR_DIR, '@react-router/dev', 'bin.cjs'), 'build'], 'floorBuild'),
+  ]);
 }

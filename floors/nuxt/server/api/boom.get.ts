@@ -1,0 +1,3 @@
+export default defineEventHandler(() => {
+  throw new Error('handler exploded');
+});

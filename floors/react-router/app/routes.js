@@ -1,0 +1,3 @@
+import { route } from '@react-router/dev/routes';
+
+export default [route('chat/:id', 'routes/chat.jsx'), route('boom', 'routes/boom.jsx')];

@@ -1,0 +1,3 @@
+export function load() {
+  throw new Error('load exploded');
+}
