@@ -56,6 +56,20 @@ const DECLARED_TYPE = /\\?"(?:mime|media|content)_?type\\?"\s*:\s*\\?"([\w.+-]+\
 /** How far from a bare base64 string (or token) its declared type is looked for. */
 const DECLARED_TYPE_WINDOW = 300;
 
+/**
+ * Every declared type of `text`, in order, read in one synchronous pass of `DECLARED_TYPE` itself
+ * (left at `lastIndex` 0): `matchAll` would copy the expression (a `RegExp` built per call) for
+ * each text of every span, where most texts hold none.
+ */
+function declaredTypes(text: string): { at: number; end: number; type: string }[] {
+  const types: { at: number; end: number; type: string }[] = [];
+  DECLARED_TYPE.lastIndex = 0;
+  for (let m = DECLARED_TYPE.exec(text); m; m = DECLARED_TYPE.exec(text))
+    types.push({ at: m.index, end: m.index + m[0].length, type: m[1]! });
+  DECLARED_TYPE.lastIndex = 0;
+  return types;
+}
+
 const BASE64 = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64[c.charCodeAt(0)] = 1;
 
@@ -94,6 +108,21 @@ export function* scanMedia(
         yield binarySpot(text, at, token, binary);
         if (++seen % CHECK_EVERY === 0) yield undefined;
       }
+}
+
+/**
+ * Whether `scanMedia(text, binaries, base64)` would find nothing, told without starting it: a
+ * text shorter than `MIN_RAW_CHARS` with no `data:`, no declared type and no binary data to look
+ * for (what nearly every attribute of a model call is). The answer is exact, never a guess.
+ */
+export function surelyNoMedia(text: string, binaries: ReadonlyMap<string, CapturedBinary> | undefined, base64: boolean): boolean {
+  if (binaries && binaries.size > 0) return false;
+  if (!base64) return true;
+  if (text.length >= MIN_RAW_CHARS || text.includes(DATA_URI_HEAD)) return false;
+  DECLARED_TYPE.lastIndex = 0;
+  const typed = DECLARED_TYPE.test(text);
+  DECLARED_TYPE.lastIndex = 0;
+  return !typed;
 }
 
 /** The media in `text`, in order, or undefined when there is none (`scanMedia` at once). */
@@ -326,7 +355,7 @@ const DATA_KEY = /\\?"(?:data|image|content|bytes)\\?"\s*:\s*\\?"/g;
  * per data key: a text made of declared types or data keys costs time in proportion to its length.
  */
 function* shortDeclaredBase64(text: string): Generator<MediaSpot | undefined> {
-  const types = Array.from(text.matchAll(DECLARED_TYPE), (m) => ({ at: m.index, end: m.index + m[0].length, type: m[1]! }));
+  const types = declaredTypes(text);
   if (types.length === 0) return;
   const braces: number[] = [];
   for (let at = 0; at < text.length; at++) {

@@ -7,7 +7,7 @@
  */
 import type { Attributes } from '@opentelemetry/api';
 import type { CapturedBinary } from '../../tracing/media-capture.js';
-import { type MediaSpot, inTextOrder, scanMedia } from './find-media.js';
+import { type MediaSpot, inTextOrder, scanMedia, surelyNoMedia } from './find-media.js';
 import { unref } from '../../util/unref.js';
 
 /** Longest turn of the event loop the media step takes at a time, in ms. */
@@ -72,6 +72,8 @@ export function scanNow(
 ): FoundIn[] | undefined {
   let found: FoundIn[] | undefined;
   for (const at of texts) {
+    // Most texts: no scan (three generators) to start.
+    if (surelyNoMedia(at.text, binaries, base64)) continue;
     const spots: MediaSpot[] = [];
     for (const spot of scanMedia(at.text, binaries, base64)) if (spot) spots.push(spot);
     if (spots.length > 0) (found ??= []).push({ ...at, spots: inTextOrder(spots) });
