@@ -36,8 +36,9 @@ export function routeOf(ctx: object): string | undefined {
 export function keepHeader(res: object, name: string): void {
   const raw = res as { removeHeader: (this: unknown, header: string) => void };
   const remove = raw.removeHeader;
+  const kept = name.toLowerCase();
   raw.removeHeader = function obsRemoveHeader(this: unknown, header: string) {
-    if (typeof header === 'string' && header.toLowerCase() === name) return;
+    if (typeof header === 'string' && header.toLowerCase() === kept) return;
     remove.call(this, header);
   };
 }

@@ -183,6 +183,27 @@ describe('options and failures (Koa 3)', () => {
     }
   });
 
+  it('a traceIdHeader written in mixed case survives Koa’s error answer (which removes every header)', async () => {
+    const koa = new Koa();
+    koa.silent = true;
+    koa.use(obsMiddleware({ traceIdHeader: 'X-Trace-Id' }));
+    koa.use(() => {
+      throw new Error('boom');
+    });
+    const app = await listen(koa);
+    try {
+      const res = await app.fetch('/crash');
+      expect(res.status).toBe(500);
+      const traceId = res.headers.get('x-trace-id');
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      await local.handle.flush();
+      const { root } = await traceOf(local.server, traceId, 1);
+      expect(root.name).toBe('GET <unmatched>');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('an adapter bug (obs cannot read the request’s app) logs one line and serves every request unchanged', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const koa = new Koa();

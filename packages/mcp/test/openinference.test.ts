@@ -19,14 +19,14 @@ describe('OpenInference on the other side', () => {
     // Patches StdioClientTransport.prototype.send to inject the active context into params._meta.
     new MCPInstrumentation().manuallyInstrument({ clientStdioModule });
     const client = new Client({ name: 'oi-client', version: '1.0.0' });
-    await client.connect(
-      new clientStdioModule.StdioClientTransport({
-        command: process.execPath,
-        args: [SERVER_SCRIPT, 'v1', 'stdio', 'obs'],
-        env: { ...clientStdioModule.getDefaultEnvironment(), ...serverEnv() },
-        stderr: 'pipe',
-      }),
-    );
+    const transport = new clientStdioModule.StdioClientTransport({
+      command: process.execPath,
+      args: [SERVER_SCRIPT, 'v1', 'stdio', 'obs'],
+      env: { ...clientStdioModule.getDefaultEnvironment(), ...serverEnv() },
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    const pid = transport.pid;
     let traceId = '';
     await startActiveObservation('agent-turn', async (root) => {
       traceId = root.traceId;
@@ -36,7 +36,7 @@ describe('OpenInference on the other side', () => {
     const spans = await trace(traceId, 4);
     const call = one(spans, 'tools/call get_weather');
     expect(call.parentSpanId).toBe(one(spans, 'agent-turn').spanId);
-    expect(meta(call, 'process')).toBeDefined();
+    expect(meta(call, 'process')).toBe(`server.mjs (pid ${pid})`);
     expect(one(spans, 'lookup-city').parentSpanId).toBe(call.spanId);
   });
 

@@ -3,7 +3,7 @@
  * `nitroApp.h3App.handler`, named after the route Nitro matched, errors from Nitro's `error` hook.
  */
 import { context } from '@opentelemetry/api';
-import { initObs } from '@obs/core';
+import { getObsHandle, initObs } from '@obs/core';
 import { NodeHttpObserver, NodeRequest, NodeResponseCapture, type RequestObservation } from '@obs/core/http';
 import { AdapterGuard, warnMisplacedOptions } from '@obs/core/kit';
 import type { H3Event } from 'h3';
@@ -34,7 +34,8 @@ export function obsNitroPlugin(options: ObsNuxtOptions = {}): (nitroApp: NitroAp
   return function obsNitroPlugin(nitroApp) {
     const guard = new AdapterGuard('@obs/nuxt');
     guard.run(() => {
-      initObs(init);
+      // An app that called initObs() itself keeps its settings (no "options ignored" line).
+      if (!getObsHandle()) initObs(init);
       const layer = new NodeHttpObserver<H3Event, H3Event, NitroRequest>(http as ObsNuxtOptions, {
         adapter: '@obs/nuxt',
         create: (ro, req, res, path, adapter) => new NitroRequest(ro as RequestObservation<H3Event, H3Event>, req, res, path, adapter),
