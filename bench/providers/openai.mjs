@@ -1,6 +1,7 @@
 // The OpenAI row: `chat.completions.create` (a system and a user message) through `openai` 7,
 // unwrapped, through `@obs/openai`, and through Langfuse's `observeOpenAI` (`@langfuse/openai`
-// 5.11 with `LangfuseSpanProcessor` on its own provider, exporting to the same obs server).
+// 5.11 with `LangfuseSpanProcessor` on a registered tracer provider, as Langfuse's docs set it
+// up, exporting to the same obs server).
 export const label = 'chat.completions.create';
 export const answer = 'Refunds take five business days.';
 
@@ -78,10 +79,9 @@ export const setups = [
       process.env.OTEL_BSP_MAX_QUEUE_SIZE ??= '100000';
       const { observeOpenAI } = await import('@langfuse/openai');
       const { LangfuseSpanProcessor } = await import('@langfuse/otel');
-      const { setLangfuseTracerProvider } = await import('@langfuse/tracing');
       const { NodeTracerProvider } = await import('@opentelemetry/sdk-trace-node');
       const processor = new LangfuseSpanProcessor(ctx.obs);
-      setLangfuseTracerProvider(new NodeTracerProvider({ spanProcessors: [processor] }));
+      new NodeTracerProvider({ spanProcessors: [processor] }).register();
       return { client: observeOpenAI(await sdk(ctx)), flush: () => processor.forceFlush() };
     },
   },

@@ -1,6 +1,7 @@
 // A peer's own OpenTelemetry SDK tracer provider exporting OTLP (protobuf) to the local obs
-// server, as an OpenInference user sets one up; not registered globally, so it carries the
-// peer's spans only.
+// server, registered as OpenInference's READMEs set one up (`provider.register()`: the global
+// provider, W3C propagator and `AsyncLocalStorageContextManager`, so spans nest across `await`
+// as obs's do). Each setup runs in a process of its own, so it carries the peer's spans only.
 import { TRACES_PATH } from '@obs/core/kit';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -13,5 +14,6 @@ export async function otlpProvider(obs) {
   });
   const processor = new BatchSpanProcessor(exporter, { maxQueueSize: 100_000, maxExportBatchSize: 512 });
   const provider = new NodeTracerProvider({ spanProcessors: [processor] });
+  provider.register();
   return { provider, flush: () => processor.forceFlush() };
 }
