@@ -101,6 +101,8 @@ declare module 'vitest' {
     build: { log: string; ms: number };
     /** The build of the suite's floor app (floors/<framework>: the lowest versions of its peer range). */
     floorBuild: { log: string; ms: number };
+    /** The build of a suite's second floor app, when its peer range spans two majors (floors/react-router-7). */
+    majorFloorBuild: { log: string; ms: number };
   }
 }
 
@@ -113,7 +115,7 @@ export async function buildOnce(
   label: string,
   appDir: string,
   args: string[],
-  key: 'build' | 'floorBuild' = 'build',
+  key: 'build' | 'floorBuild' | 'majorFloorBuild' = 'build',
 ): Promise<void> {
   const start = performance.now();
   const log = await runNode(args, appDir);

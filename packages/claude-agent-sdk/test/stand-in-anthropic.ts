@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Reply = { text?: string; tool?: string; input?: Record<string, unknown> };
-type Body = { model?: string; messages?: { role: string; content: unknown }[] };
+type Body = { model?: string; messages?: { role: string; content: unknown }[]; tools?: { name: string }[] };
 
 /** Usage at the stream's start (what Claude Code copies onto each assistant message) and at its end. */
 export const START_USAGE = { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 50, cache_creation_input_tokens: 20 };

@@ -9,7 +9,7 @@ import { type Context, context } from '@opentelemetry/api';
 import { getObsHandle, initObs, type ObsObservation, startObservation } from '@obs/core';
 import { activeContextFor, AdapterGuard, dict, type Dict } from '@obs/core/kit';
 import type { ObservabilityExporter, TracingEvent } from '@mastra/core/observability';
-import { FOLDED, inferenceAttributes, observationType, spanAttributes } from './span-kinds.js';
+import { FOLDED, inferenceAttributes, observationType, requestedModel, spanAttributes } from './span-kinds.js';
 
 /** Spans in flight at once; past it the oldest is ended with a WARNING (a span Mastra never ended). */
 const MAX_OPEN_SPANS = 10_000;
@@ -19,6 +19,8 @@ interface Node {
   context: Context;
   /** For a folded inference span: the step observation it writes onto. */
   step?: ObsObservation;
+  /** For a model generation: the model it asked for, which its steps start with. */
+  model?: string;
 }
 
 /** Options of {@link ObsExporter}. */
@@ -92,12 +94,16 @@ export class ObsExporter implements ObservabilityExporter {
     if (FOLDED.has(String(span['type']))) {
       node = { context: parentContext, step: parent?.observation ?? parent?.step };
     } else {
-      const observation = startObservation(typeof span['name'] === 'string' ? span['name'] : String(span['type']), spanAttributes(span), {
+      const attributes = spanAttributes(span);
+      // A step's inference span (core >= 1.33) later writes the response's model over this one;
+      // before it, the model asked for is all Mastra reports while the step is open.
+      if (span['type'] === 'model_step' && parent?.model) attributes.model = parent.model;
+      const observation = startObservation(typeof span['name'] === 'string' ? span['name'] : String(span['type']), attributes, {
         asType: observationType(span['type'], span['isEvent'] === true),
         parentContext,
         startTime: time(span['startTime']),
       });
-      node = { observation, context: activeContextFor(observation, parentContext) };
+      node = { observation, context: activeContextFor(observation, parentContext), model: requestedModel(span) };
     }
     this.open.set(id, node);
     if (this.open.size > MAX_OPEN_SPANS) {

@@ -72,6 +72,15 @@ export function inferenceAttributes(span: Dict): ObsObservationAttributes {
   return out;
 }
 
+/**
+ * The model a model generation asked for (its `model` attribute), or undefined for other spans.
+ * Its steps start with it: Mastra before 1.33 has no inference span, and reports the response's
+ * model only on the generation's end, after the steps ended.
+ */
+export function requestedModel(span: Dict): string | undefined {
+  return span['type'] === 'model_generation' ? nonEmptyString(dict(span['attributes'])['model']) : undefined;
+}
+
 /** A step's output (`{ text, toolCalls, reasoningText }`) as one assistant message. */
 function assistantMessage(output: Dict): Dict {
   const calls: LlmToolCall[] = Array.isArray(output['toolCalls'])

@@ -2,13 +2,17 @@
  * The server instrumentation React Router calls around each request and each route handler: the
  * request is the trace's root (named `METHOD <route pattern>` once React Router has matched it),
  * and every loader and action a child observation named `loader <route id>` / `action <route id>`,
- * in whose context the handler's own spans (LLM calls, `observe`) start.
+ * in whose context the handler's own spans (LLM calls, `observe`) start. 8.1+ reports the route
+ * and status to the request instrumentation; on 7.x and 8.0 (`unstable_instrumentations`) the
+ * route comes from the pattern the handlers were told, the status from `obsMiddleware()` or a
+ * handler's error (request-record.ts).
  */
 import { context } from '@opentelemetry/api';
 import { getObsHandle, initObs, startActiveObservation } from '@obs/core';
 import { FetchHttpObserver, type FetchRequest } from '@obs/core/http';
 import { AdapterGuard, warnMisplacedOptions } from '@obs/core/kit';
 import type { ObsReactRouterOptions, ObsRequestInfo } from './options.js';
+import { activeRecord, notePattern, type RequestRecord, routeOfRecord, withRecord } from './request-record.js';
 
 type Outcome = { status: 'success'; error: undefined } | { status: 'error'; error: Error };
 type RequestOutcome = Outcome & { statusCode?: number; meta?: { pattern?: string } | undefined };
@@ -16,7 +20,7 @@ type Instrument<I, R = Outcome> = (handler: () => Promise<R>, info: I) => Promis
 type HandlerInfo = { request: Request; context: ObsRequestInfo['context'] };
 type RouteInfo = { params?: Record<string, string | undefined>; pattern?: string; unstable_pattern?: string };
 
-/** React Router's `ServerInstrumentation`, structurally (8.1+: its request outcome names the route and status). */
+/** React Router's `ServerInstrumentation`, structurally (8.1+: its request outcome names the route and status; 7.x/8.0: neither). */
 export interface ObsServerInstrumentation {
   handler(handler: { instrument(i: { request?: Instrument<HandlerInfo, RequestOutcome> }): void }): void;
   route(route: {
@@ -27,7 +31,7 @@ export interface ObsServerInstrumentation {
 
 /**
  * The instrumentation to export from `app/entry.server.tsx`: `export const instrumentations =
- * [obsInstrumentation()]` (React Router 8.1+). Each request is one
+ * [obsInstrumentation()]` (React Router 8.x; 7.x: `export const unstable_instrumentations`). Each request is one
  * trace whose root has the request's input (body or query), its status and errors and
  * `identify`'s user and session on every span; loaders and actions are child observations. Sets
  * tracing up itself on the first request when nothing has (from `OBS_*` and `options.obs`).
@@ -43,11 +47,13 @@ export function obsInstrumentation(options: ObsReactRouterOptions = {}): ObsServ
       if (!getObsHandle()) initObs(init);
       const observed = layer.start(info.request, { subject: info });
       if (!observed) return next();
+      const record: RequestRecord = {};
       let outcome: RequestOutcome | undefined;
       try {
-        outcome = (await context.with(observed.ro.context, next)) as RequestOutcome;
+        outcome = (await context.with(withRecord(observed.ro.context, record), next)) as RequestOutcome;
       } finally {
-        end(observed, outcome);
+        if (outcome && !('statusCode' in outcome)) endUnreported(observed, outcome, record, info.request.method);
+        else end(observed, outcome);
       }
       return outcome;
     }, handle);
@@ -58,6 +64,8 @@ export function obsInstrumentation(options: ObsReactRouterOptions = {}): ObsServ
     async (handle, info) => {
       await guard.around<unknown>(async (next) => {
         const pattern = info.pattern ?? info.unstable_pattern;
+        const record = activeRecord();
+        notePattern(record, pattern);
         await startActiveObservation(
           `${kind} ${routeId}`,
           async (observation) => {
@@ -66,7 +74,10 @@ export function obsInstrumentation(options: ObsReactRouterOptions = {}): ObsServ
               metadata: { routeId, ...(pattern ? { pattern } : {}) },
             });
             const outcome = (await next()) as Outcome;
-            if (outcome.status === 'error') observation.recordError(outcome.error);
+            if (outcome.status === 'error') {
+              observation.recordError(outcome.error);
+              if (record) record.error ??= outcome.error;
+            }
           },
           { asType: 'span' },
         );
@@ -96,6 +107,25 @@ function end(observed: FetchRequest<Request, ObsRequestInfo>, outcome: RequestOu
   if (route !== undefined) observed.ro.setRoute(route);
   else observed.ro.setUnmatched();
   if (outcome?.status === 'error') observed.ro.noteError(outcome.error);
+  observed.status = status;
+  observed.settle(status);
+}
+
+/**
+ * Names and ends the root on 7.x/8.0, whose outcome has no route and no status: the route from the
+ * pattern the handlers noted, else `METHOD <unmatched>` when `obsMiddleware()` runs and did not see
+ * the request, else `METHOD` alone (the route is unknown: OpenTelemetry's name for that case, never
+ * the raw path). The status is what `obsMiddleware()` saw, else 500 when a handler threw an Error
+ * (React Router's answer to one) or the request handler failed, else unknown.
+ */
+function endUnreported(observed: FetchRequest<Request, ObsRequestInfo>, outcome: Outcome, record: RequestRecord, method: string): void {
+  const route = routeOfRecord(record);
+  if (route) observed.ro.setRoute(route);
+  else if (route === null) observed.ro.setUnmatched();
+  else observed.ro.setName(method.toUpperCase());
+  const error = outcome.status === 'error' ? outcome.error : record.error;
+  if (error) observed.ro.noteError(error);
+  const status = record.status ?? (error ? 500 : undefined);
   observed.status = status;
   observed.settle(status);
 }
