@@ -2,9 +2,9 @@
 // 7 client, and the same client with OpenTelemetry's `AsyncLocalStorageContextManager`
 // registered and each call run in a context of its own (what any tracer whose spans nest across
 // `await` does). On Node.js 22 `AsyncLocalStorage` runs async hooks on every promise the SDK and
-// undici make. obs registers such a manager (observations nest); the peers' setups in
-// `openai.mjs` and `anthropic.mjs` register none (a Langfuse or OpenInference user's
-// `NodeSDK`/`provider.register()` would), so read their gap to obs with this figure beside it.
+// undici make. obs registers such a manager (observations nest), and so do the peers' setups as
+// their docs set them up (`provider.register()`, `NodeSDK`): this is the part of every setup's
+// figure that is the context manager's.
 //
 //   node bench/providers/instructions.mjs --provider openai-context --setups 0,1 [--from 200 --to 500]
 import * as openai from './openai.mjs';
