@@ -23,6 +23,7 @@ import { logger } from '../util/logger.js';
 import { unref } from '../util/unref.js';
 import { Account } from './account.js';
 import type { DeliveryKind, Leftover } from './drain.js';
+import { Ledger } from './ledger.js';
 import { answerOutcome, failureOutcome, type SendOutcome } from './outcome.js';
 import { OutageLog } from './outage-log.js';
 import type { PostResult } from './post.js';
@@ -168,7 +169,8 @@ export class Sender implements DeliveryKind {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** `sending`; the exit flush's last round (one more attempt each, no waits, no retries); `stopped` by `abandon`. */
   private round: 'sending' | 'stopped' | Round = 'sending';
-  private idle: (() => void)[] = [];
+  /** The work accepted and not ended, by number: what `settled()` waits for. */
+  private readonly ledger = new Ledger();
   /**
    * Packing and splitting run one at a time: batches become ready in the order they were handed
    * over, and a burst (a flush at shutdown) takes one thread of libuv's pool for gzip, not all of
@@ -216,7 +218,22 @@ export class Sender implements DeliveryKind {
 
   release(items: number, bytes: number): void {
     this.account.remove(items, bytes);
-    this.notifyIdle();
+  }
+
+  /**
+   * Counts one item of work that is not a single request (a medium from its ask to its report)
+   * as pending until the returned function ends it (once): `settled()` waits for it.
+   */
+  begin(): () => void {
+    this.account.add(1, 0);
+    const end = this.ledger.begin();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      end();
+      this.release(1, 0);
+    };
   }
 
   /**
@@ -250,12 +267,16 @@ export class Sender implements DeliveryKind {
       done(false);
       return;
     }
+    const settle = this.ledger.begin();
     const job: Job = {
       items: count,
       bytes: body.byteLength,
       attempts: 0,
       readyAt: 0,
-      done: (end) => done(end.ok, end.ok ? undefined : end.reason),
+      done: (end) => {
+        settle();
+        done(end.ok, end.ok ? undefined : end.reason);
+      },
     };
     this.account.add(count, body.byteLength);
     this.line.push(job);
@@ -280,6 +301,7 @@ export class Sender implements DeliveryKind {
     return new Promise((resolve) => {
       const { signal } = request;
       const onAbort = () => this.cancel(job, signal?.reason);
+      const settle = this.ledger.begin();
       const job: Job = {
         items: request.held ?? 0,
         bytes: 0,
@@ -287,6 +309,7 @@ export class Sender implements DeliveryKind {
         attempts: 0,
         readyAt: 0,
         done: (end) => {
+          settle();
           signal?.removeEventListener('abort', onAbort);
           resolve(end);
         },
@@ -301,14 +324,10 @@ export class Sender implements DeliveryKind {
 
   // --- the drain's view (`DeliveryKind`) ---------------------------------------------------
 
-  /** Resolves when nothing is waiting, held or in flight (at once once stopped). */
-  whenIdle(): Promise<void> {
-    if (this.isIdle() || this.round === 'stopped') return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
-  }
-
+  /** Resolves once everything accepted before the call has ended (at once once stopped), whatever came after. */
   settled(): Promise<void> {
-    return this.whenIdle();
+    if (this.round === 'stopped') return Promise.resolve();
+    return this.ledger.settled();
   }
 
   /**
@@ -344,7 +363,7 @@ export class Sender implements DeliveryKind {
       this.end(job, gaveUp('abandoned at the deadline'));
     }
     this.wire.abort(new Error('the drain ran out of time'));
-    for (const resolve of this.idle.splice(0)) resolve();
+    this.ledger.releaseAll();
     return { unsent: unsent + given.unsent, inFlight: inFlight + given.inFlight, reason: given.reason ?? this.log?.reason };
   }
 
@@ -374,10 +393,6 @@ export class Sender implements DeliveryKind {
   }
 
   // --- the line ------------------------------------------------------------------------------
-
-  private isIdle(): boolean {
-    return this.line.length === 0 && this.account.pending === 0 && this.wire.busy() === 0;
-  }
 
   /**
    * Starts what may go now. A sender of batches takes its line in order: the first batch waiting
@@ -430,7 +445,6 @@ export class Sender implements DeliveryKind {
       // Retries never keep a process alive; whoever waits for them (a flush) holds it open with its deadline.
       if (!this.o.holdsProcess) unref(this.timer);
     }
-    this.notifyIdle();
   }
 
   private laneLimit(lane: string): number {
@@ -622,11 +636,6 @@ export class Sender implements DeliveryKind {
       this.pump();
     };
     this.preparations = this.preparations.then(run).catch((err) => logger.error(`export queue: ${String(err)}`));
-  }
-
-  private notifyIdle(): void {
-    if (this.idle.length === 0 || !this.isIdle()) return;
-    for (const resolve of this.idle.splice(0)) resolve();
   }
 }
 

@@ -185,7 +185,7 @@ function spanDelivery(batches: BatchQueue | undefined, exporter: SpanExporter | 
       await batches?.flush();
       // The spans' media is asked for while they wait in the queue: its uploads started then, after
       // the drain first asked the media kind, and are waited for here.
-      await Promise.all([held ? held.whenIdle() : exporter?.forceFlush?.(), media.settled()]);
+      await Promise.all([held ? held.settled() : exporter?.forceFlush?.(), media.settled()]);
     },
     pending: () => (batches?.length ?? 0) + (held ? held.pending() : (batches?.handedOver ?? 0)),
     lastTry() {

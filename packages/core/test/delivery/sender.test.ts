@@ -46,11 +46,11 @@ describe('a sender of batches: preparation', () => {
     for (const n of [100, 1, 2]) queue.enqueue(n, body(n), () => answered.push(n));
     // Until packed, the spans count as buffered, so a flush waits for them.
     let idle = false;
-    void queue.whenIdle().then(() => (idle = true));
+    void queue.settled().then(() => (idle = true));
     await sleep(10);
     expect(idle).toBe(false);
     expect(sent).toEqual([]);
-    await queue.whenIdle();
+    await queue.settled();
     expect(sent).toEqual([100, 1, 2]);
     expect(answered).toEqual([100, 1, 2]);
     expect(mostPacking()).toBe(1);
@@ -68,7 +68,7 @@ describe('a sender of batches: preparation', () => {
       const queue = sender(t);
       const answers: [number, boolean][] = [];
       for (const n of [3, 4]) queue.enqueue(n, body(n), (ok) => answers.push([n, ok]));
-      await queue.whenIdle();
+      await queue.settled();
       expect(sent).toEqual([4]);
       expect(answers).toEqual([
         [3, false],
@@ -90,7 +90,7 @@ describe('a sender of batches: preparation', () => {
       const queue = sender(t, { ...DEFAULT_DELIVERY_LIMITS, maxBufferBytes: 250 });
       const answers: boolean[] = [];
       for (let i = 0; i < 3; i++) queue.enqueue(100, body(100), (ok) => answers.push(ok));
-      await queue.whenIdle();
+      await queue.settled();
       expect(sent).toEqual([100, 100]);
       expect(answers.sort()).toEqual([false, true, true]);
       expect(logs.filter((l) => l.level !== 'debug').map((l) => l.message)).toEqual([

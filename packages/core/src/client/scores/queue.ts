@@ -101,10 +101,10 @@ export class ScoreQueue implements DeliveryKind {
     });
   }
 
-  /** Hands every waiting score over and resolves once they are all answered (unbounded: drains bound it). */
+  /** Hands every waiting score over and resolves once they are all answered, whatever came after (unbounded: drains bound it). */
   async settled(): Promise<void> {
     this.handOver();
-    await this.sender.whenIdle();
+    await this.sender.settled();
   }
 
   pending(): number {

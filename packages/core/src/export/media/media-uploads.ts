@@ -157,11 +157,15 @@ export class MediaUploads {
     if (item.bytes.byteLength > MAX_MEDIA_BYTES)
       return { departed: Promise.resolve(true), answer: Promise.resolve({ failure: 'larger than 50 MiB' }) };
     held.holders++;
-    // One medium in progress until its ask, upload and report ended: a drain counts it.
-    this.delivery.hold(1, 0);
+    // One medium in progress until its ask, upload and report ended: a drain counts and waits for it.
+    const finish = this.delivery.begin();
+    const done = () => {
+      finish();
+      this.releaseBytes(held);
+    };
     let leave!: (left: boolean) => void;
     const departed = new Promise<boolean>((resolve) => (leave = resolve));
-    const answer = this.askThenUpload(key, item, held, wanted, () => leave(true)).catch((err: unknown): MediaAnswer => {
+    const answer = this.askThenUpload(key, item, done, wanted, () => leave(true)).catch((err: unknown): MediaAnswer => {
       logger.debug(`media upload: ${String(err)}`);
       return { failure: String(err) };
     });
@@ -179,7 +183,7 @@ export class MediaUploads {
   private async askThenUpload(
     key: string,
     item: MediaItem,
-    held: HeldBytes,
+    done: () => void,
     wanted: () => boolean,
     leave: () => void,
   ): Promise<MediaAnswer> {
@@ -197,11 +201,11 @@ export class MediaUploads {
       uploading = true;
       const earlier = this.uploading.get(key);
       // The same bytes being uploaded for another ask: this one uploads only if that one fails.
-      if (earlier) void this.uploadUnless(earlier, key, answer.mediaId, answer.uploadUrl, item, held);
-      else void this.startUpload(key, answer.mediaId, answer.uploadUrl, item, held);
+      if (earlier) void this.uploadUnless(earlier, key, answer.mediaId, answer.uploadUrl, item, done);
+      else void this.startUpload(key, answer.mediaId, answer.uploadUrl, item, done);
       return { mediaId: answer.mediaId };
     } finally {
-      if (!uploading) this.done(held);
+      if (!uploading) done();
     }
   }
 
@@ -252,8 +256,8 @@ export class MediaUploads {
   }
 
   /** Uploads `item`, known by `key` while under way; whether its bytes arrived. */
-  private startUpload(key: string, mediaId: string, url: string, item: MediaItem, held: HeldBytes): Promise<boolean> {
-    const upload = this.upload(mediaId, url, item, held).catch((err: unknown) => {
+  private startUpload(key: string, mediaId: string, url: string, item: MediaItem, done: () => void): Promise<boolean> {
+    const upload = this.upload(mediaId, url, item, done).catch((err: unknown) => {
       logger.debug(`media upload: ${String(err)}`);
       return false;
     });
@@ -271,13 +275,13 @@ export class MediaUploads {
     mediaId: string,
     url: string,
     item: MediaItem,
-    held: HeldBytes,
+    done: () => void,
   ): Promise<void> {
     let under = earlier;
     for (;;) {
       if (await under) {
         this.delivered();
-        this.done(held);
+        done();
         return;
       }
       const next = this.uploading.get(key);
@@ -285,10 +289,10 @@ export class MediaUploads {
       if (next && next !== under) under = next;
       else break;
     }
-    await this.startUpload(key, mediaId, url, item, held);
+    await this.startUpload(key, mediaId, url, item, done);
   }
 
-  private async upload(mediaId: string, url: string, item: MediaItem, held: HeldBytes): Promise<boolean> {
+  private async upload(mediaId: string, url: string, item: MediaItem, done: () => void): Promise<boolean> {
     try {
       const started = Date.now();
       const headers = { 'content-type': item.contentType, 'x-amz-checksum-sha256': item.sha256Hash };
@@ -323,7 +327,7 @@ export class MediaUploads {
       } else if (put.ok) this.delivered();
       return put.ok;
     } finally {
-      this.done(held);
+      done();
     }
   }
 
@@ -342,11 +346,6 @@ export class MediaUploads {
   /** A medium reached the server; the last one in progress may end an outage. */
   private delivered(): void {
     this.delivery.log?.delivered(1, this.delivery.pending() <= 1);
-  }
-
-  private done(held: HeldBytes): void {
-    this.delivery.release(1, 0);
-    this.releaseBytes(held);
   }
 }
 

@@ -143,9 +143,9 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
     return new Promise((resolve) => this.export(spans, resolve));
   }
 
-  /** Resolves when every batch handed to `export` has been delivered or given up. */
+  /** Resolves when every batch handed to `export` so far has been delivered or given up. */
   async forceFlush(): Promise<void> {
-    await this.delivery.whenIdle();
+    await this.delivery.settled();
   }
 
   /** Stops taking batches once what it holds is answered (the processor bounds that wait with its deadline). */

@@ -97,13 +97,23 @@ export class BatchQueue {
     else this.timer ??= this.startTimer();
   }
 
-  /** Resolves when every span pushed so far has been handed over (held ones once their hold settled) and answered. */
+  /**
+   * Resolves when every span pushed so far has been handed over (held ones once their hold
+   * settled) and answered. Spans pushed later are not waited for: under steady traffic the queue
+   * is never empty, and a flush must not wait for a quiet moment.
+   */
   async flush(): Promise<void> {
     this.drain();
-    while (this.pending.size > 0 || this.held.size > 0) {
-      await Promise.allSettled([...this.pending, ...this.held.values()]);
+    const before = new Set(this.pending);
+    const answered = [...before];
+    const held = [...this.held.values()];
+    if (held.length > 0) {
+      await Promise.allSettled(held);
       this.drain();
+      // The batches made meanwhile hold the spans that waited for their hold (and a few newer ones).
+      for (const p of this.pending) if (!before.has(p)) answered.push(p);
     }
+    await Promise.allSettled(answered);
   }
 
   /**

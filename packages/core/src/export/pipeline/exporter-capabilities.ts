@@ -33,8 +33,8 @@ export function isEncodedExporter(exporter: SpanExporter): exporter is EncodedEx
 
 /** The drain side of an exporter that holds its batches itself until they are answered (obs's OTLP exporter). */
 export interface ExporterDelivery {
-  /** Resolves once every batch handed over is answered (at once after `abandon`). */
-  whenIdle(): Promise<void>;
+  /** Resolves once every batch handed over so far is answered, whatever came after (at once after `abandon`). */
+  settled(): Promise<void>;
   /** Spans handed over and not answered yet. */
   pending(): number;
   /** One more attempt per batch, none after (the exit flush). */
