@@ -10,9 +10,9 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { Agent, run, setDefaultOpenAIClient, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
+import { run, setDefaultOpenAIClient, setTraceProcessors, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
-import { z } from 'zod';
+import { ANSWER, agent, QUESTION } from './agent.mjs';
 
 const [setup = '0', count = '100'] = process.argv.slice(2);
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
@@ -43,16 +43,9 @@ if (setup === '1') {
   flush = forceFlush;
 }
 
-const weather = tool({
-  name: 'weather',
-  description: 'The weather in a city',
-  parameters: z.object({ city: z.string() }),
-  execute: async ({ city }) => `sunny in ${city}`,
-});
-const agent = new Agent({ name: 'Forecaster', instructions: 'Answer briefly.', tools: [weather] });
 for (let i = 0; i < Number(count); i++) {
-  const result = await run(agent, 'Weather in Paris?');
-  if (result.finalOutput !== 'Sunny in Paris.') throw new Error(`unexpected answer ${result.finalOutput}`);
+  const result = await run(agent, QUESTION);
+  if (result.finalOutput !== ANSWER) throw new Error(`unexpected answer ${result.finalOutput}`);
 }
 await new Promise((r) => setImmediate(r));
 await flush();

@@ -15,13 +15,13 @@ import { parseArgs } from 'node:util';
 import { OpenInferenceTracingProcessor } from '@arizeai/openinference-instrumentation-openai-agents';
 import { initObs } from '@obs/core';
 import { ObsTraceProcessor } from '@obs/openai-agents';
-import { Agent, run, setDefaultOpenAIClient, setTraceProcessors, setTracingDisabled, tool } from '@openai/agents';
+import { run, setDefaultOpenAIClient, setTraceProcessors, setTracingDisabled } from '@openai/agents';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import OpenAI from 'openai';
-import { z } from 'zod';
 import { ask, median, startObsServerProcess } from '../lib/http-rounds.mjs';
+import { ANSWER, agent, QUESTION } from './agent.mjs';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '500' }, reps: { type: 'string', default: '7' } } });
 const N = Number(values.runs);
@@ -59,22 +59,14 @@ const variants = [
   },
 ];
 
-const weather = tool({
-  name: 'weather',
-  description: 'The weather in a city',
-  parameters: z.object({ city: z.string() }),
-  execute: async ({ city }) => `sunny in ${city}`,
-});
-const agent = new Agent({ name: 'Forecaster', instructions: 'Answer briefly.', tools: [weather] });
-
 /** Wall and CPU (user + system of this process) µs per turn, flush included. */
 async function block(v) {
   setTraceProcessors(v.processors);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {
-    const result = await run(agent, 'Weather in Paris?');
-    if (result.finalOutput !== 'Sunny in Paris.') throw new Error(`${v.name}: unexpected answer ${result.finalOutput}`);
+    const result = await run(agent, QUESTION);
+    if (result.finalOutput !== ANSWER) throw new Error(`${v.name}: unexpected answer ${result.finalOutput}`);
   }
   // The SDK hands spans to processors on promise chains: let them finish inside the block.
   await new Promise((r) => setImmediate(r));
