@@ -12,7 +12,10 @@ import { getObsHandle, initObs, startActiveObservation } from '@obs/core';
 import { FetchHttpObserver, type FetchRequest } from '@obs/core/http';
 import { AdapterGuard, warnMisplacedOptions } from '@obs/core/kit';
 import type { ObsReactRouterOptions, ObsRequestInfo } from './options.js';
-import { activeRecord, notePattern, type RequestRecord, routeOfRecord, withRecord } from './request-record.js';
+import { activeRecord, middlewareRan, notePattern, type RequestRecord, withRecord } from './request-record.js';
+
+/** Whether this React Router reports the status to the request instrumentation (8.1+): seen once, known. */
+let reportsStatus = false;
 
 type Outcome = { status: 'success'; error: undefined } | { status: 'error'; error: Error };
 type RequestOutcome = Outcome & { statusCode?: number; meta?: { pattern?: string } | undefined };
@@ -47,12 +50,14 @@ export function obsInstrumentation(options: ObsReactRouterOptions = {}): ObsServ
       if (!getObsHandle()) initObs(init);
       const observed = layer.start(info.request, { subject: info });
       if (!observed) return next();
-      const record: RequestRecord = {};
+      // Once React Router has reported a status (8.1+), no request needs the record.
+      const record: RequestRecord | undefined = reportsStatus ? undefined : {};
       let outcome: RequestOutcome | undefined;
       try {
-        outcome = (await context.with(withRecord(observed.ro.context, record), next)) as RequestOutcome;
+        outcome = (await context.with(record ? withRecord(observed.ro.context, record) : observed.ro.context, next)) as RequestOutcome;
       } finally {
-        if (outcome && !('statusCode' in outcome)) endUnreported(observed, outcome, record, info.request.method);
+        if (outcome && 'statusCode' in outcome) reportsStatus = true;
+        if (outcome && !reportsStatus && record) endUnreported(observed, outcome, record, info.request.method);
         else end(observed, outcome);
       }
       return outcome;
@@ -119,13 +124,13 @@ function end(observed: FetchRequest<Request, ObsRequestInfo>, outcome: RequestOu
  * (React Router's answer to one) or the request handler failed, else unknown.
  */
 function endUnreported(observed: FetchRequest<Request, ObsRequestInfo>, outcome: Outcome, record: RequestRecord, method: string): void {
-  const route = routeOfRecord(record);
-  if (route) observed.ro.setRoute(route);
-  else if (route === null) observed.ro.setUnmatched();
-  else observed.ro.setName(method.toUpperCase());
   const error = outcome.status === 'error' ? outcome.error : record.error;
-  if (error) observed.ro.noteError(error);
   const status = record.status ?? (error ? 500 : undefined);
+  const route = routeOf(record.pattern, status, observed.path);
+  if (route !== undefined) observed.ro.setRoute(route);
+  else if (record.pattern !== undefined || middlewareRan()) observed.ro.setUnmatched();
+  else observed.ro.setName(method.toUpperCase());
+  if (error) observed.ro.noteError(error);
   observed.status = status;
   observed.settle(status);
 }

@@ -43,12 +43,7 @@ export function noteMiddlewareRun(): void {
   middlewareRuns = true;
 }
 
-/**
- * The route to name a request by on 7.x/8.0: its noted pattern with a leading slash; `null` when
- * no route matched (`obsMiddleware()` runs in this app and did not see the request); undefined
- * when the route cannot be known (no handler of ours ran: a route without loader or action).
- */
-export function routeOfRecord(record: RequestRecord): string | null | undefined {
-  if (record.pattern !== undefined) return record.pattern.startsWith('/') ? record.pattern : `/${record.pattern}`;
-  return middlewareRuns ? null : undefined;
+/** Whether `obsMiddleware()` ran in this process: then a request it did not see matched no route. */
+export function middlewareRan(): boolean {
+  return middlewareRuns;
 }
