@@ -2,12 +2,18 @@ export { ObsApiClient } from './client.js';
 export { ObsApiError, ObsApiTimeoutError } from './core/errors.js';
 export type { BackoffOptions } from '../../util/retry.js';
 export type { EmptyRequest, RequestOptions } from './core/types.js';
-export type { GetScoresRequest } from './resources/scores.js';
-export { MAX_TRACE_IDS_PER_DELETE, type DeleteTracesRequest } from './resources/trace.js';
-export type { ListDatasetsRequest } from './resources/datasets.js';
-export type { ListDatasetItemsRequest } from './resources/datasetItems.js';
-export type { GetObservationsRequest, ObservationFieldGroup } from './resources/observations.js';
-export type { MetricsRequest } from './resources/metrics.js';
-export type { ListExperimentsRequest, ListExperimentItemsRequest } from './resources/experiments.js';
-export type { GetPromptRequest, UpdatePromptVersionRequest } from './resources/prompts.js';
+export {
+  MAX_TRACE_IDS_PER_DELETE,
+  type DeleteTracesRequest,
+  type GetScoresRequest,
+  type ListDatasetsRequest,
+  type ListDatasetItemsRequest,
+  type GetObservationsRequest,
+  type ObservationFieldGroup,
+  type MetricsRequest,
+  type ListExperimentsRequest,
+  type ListExperimentItemsRequest,
+  type GetPromptRequest,
+  type UpdatePromptVersionRequest,
+} from './endpoints.js';
 export type * from './types.js';

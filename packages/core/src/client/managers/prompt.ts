@@ -1,7 +1,7 @@
 import { logger } from '../../util/logger.js';
 import type { ObsApiClient } from '../api/client.js';
 import type { RequestOptions } from '../api/core/types.js';
-import type { GetPromptRequest } from '../api/resources/prompts.js';
+import type { GetPromptRequest } from '../api/endpoints.js';
 import type { ChatMessage, ChatPlaceholder, CreatePromptRequest, PromptRecord } from '../api/types.js';
 import { PromptCache } from '../prompts/cache.js';
 import { ChatPromptClient, TextPromptClient, toPromptClient, type PromptClient } from '../prompts/prompt-client.js';
