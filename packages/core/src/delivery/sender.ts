@@ -162,8 +162,11 @@ export class Sender implements DeliveryKind {
   private readonly limits: DeliveryLimits;
   private readonly account = new Account();
   private readonly wire = new Wire();
-  /** Batches and requests waiting for their turn (or their retry), in order. */
-  private readonly line: Job[] = [];
+  /**
+   * What waits for its turn (or its retry), in order, by lane: a sender of batches has one line,
+   * a sender of requests one per lane, so a full lane's line is never walked for another's room.
+   */
+  private readonly lines = new Map<string, Job[]>();
   private state: RetryState = { failures: 0, refusing: false, deadlines: [] };
   /** Ends the earliest retry wait. */
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -206,7 +209,9 @@ export class Sender implements DeliveryKind {
 
   /** Requests waiting for their turn or their retry. */
   get queued(): number {
-    return this.line.length;
+    let n = 0;
+    for (const line of this.lines.values()) n += line.length;
+    return n;
   }
 
   /** Holds `items` and `bytes` (the media upload's media) until `release`; false when past the bounds. */
@@ -279,7 +284,7 @@ export class Sender implements DeliveryKind {
       },
     };
     this.account.add(count, body.byteLength);
-    this.line.push(job);
+    this.lineOf(job).push(job);
     this.prepare(
       job,
       () => this.o.batches!.pack(body),
@@ -317,7 +322,7 @@ export class Sender implements DeliveryKind {
       if (this.round === 'stopped') return this.end(job, gaveUp('abandoned at the deadline'));
       if (signal?.aborted) return this.cancel(job, signal.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.line.push(job);
+      this.lineOf(job).push(job);
       this.pump();
     });
   }
@@ -358,9 +363,11 @@ export class Sender implements DeliveryKind {
     this.round = 'stopped';
     clearTimeout(this.timer);
     this.timer = undefined;
-    for (const job of this.line.splice(0)) {
-      if (!job.request) this.account.remove(job.items, job.bytes);
-      this.end(job, gaveUp('abandoned at the deadline'));
+    for (const line of this.lines.values()) {
+      for (const job of line.splice(0)) {
+        if (!job.request) this.account.remove(job.items, job.bytes);
+        this.end(job, gaveUp('abandoned at the deadline'));
+      }
     }
     this.wire.abort(new Error('the drain ran out of time'));
     this.ledger.releaseAll();
@@ -380,8 +387,10 @@ export class Sender implements DeliveryKind {
   drainBy(deadline: number): () => void {
     this.state = { ...this.state, deadlines: [...this.state.deadlines, deadline] };
     const now = Date.now();
-    for (const job of this.line) {
-      if (job.readyAt > now) job.readyAt = now + capByDeadlines(job.readyAt - now, this.state.deadlines, now);
+    for (const line of this.lines.values()) {
+      for (const job of line) {
+        if (job.readyAt > now) job.readyAt = now + capByDeadlines(job.readyAt - now, this.state.deadlines, now);
+      }
     }
     this.pump();
     return () => {
@@ -398,7 +407,7 @@ export class Sender implements DeliveryKind {
    * Starts what may go now. A sender of batches takes its line in order: the first batch waiting
    * for its retry holds back the rest, and during an outage (or while the server refuses) one
    * request probes it while the rest wait. A sender of requests starts every request whose wait
-   * is over and whose lane has room.
+   * is over and whose lane has room; a full lane's line is left at once.
    */
   private pump(): void {
     if (this.round === 'stopped') return;
@@ -406,34 +415,33 @@ export class Sender implements DeliveryKind {
     const last = typeof this.round === 'object';
     const now = Date.now();
     let wake = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < this.line.length; ) {
-      const job = this.line[i]!;
-      if (!last && job.readyAt > now) {
-        wake = Math.min(wake, job.readyAt);
-        if (ordered) break;
-        i++;
-        continue;
+    for (const [lane, line] of this.lines) {
+      const limit = this.laneLimit(lane);
+      for (let i = 0; i < line.length && (limit === Number.POSITIVE_INFINITY || this.wire.busy(lane) < limit); ) {
+        const job = line[i]!;
+        if (!last && job.readyAt > now) {
+          wake = Math.min(wake, job.readyAt);
+          if (ordered) break;
+          i++;
+          continue;
+        }
+        // Being packed or split: its turn comes when it is ready (the preparations keep the order).
+        if (ordered && job.body === undefined) {
+          i++;
+          continue;
+        }
+        if (ordered && !last && this.wire.busy() > 0 && (this.state.refusing || (this.log?.active && this.state.failures > 0))) break;
+        // `shift` at the head: V8 trims an array's front in place, where `splice` moves the rest.
+        if (i === 0) line.shift();
+        else line.splice(i, 1);
+        const hold = this.state.hold;
+        if (ordered && hold && hold.until > now) {
+          this.remove(job, false);
+          this.drop(job, { next: 'drop', reason: hold.why, why: hold.why });
+          continue;
+        }
+        this.start(job, lane);
       }
-      // Being packed or split: its turn comes when it is ready (the preparations keep the order).
-      if (ordered && job.body === undefined) {
-        i++;
-        continue;
-      }
-      const lane = job.request?.lane ?? '';
-      if (this.wire.busy(lane) >= this.laneLimit(lane)) {
-        if (ordered) break;
-        i++;
-        continue;
-      }
-      if (ordered && !last && this.wire.busy() > 0 && (this.state.refusing || (this.log?.active && this.state.failures > 0))) break;
-      this.line.splice(i, 1);
-      const hold = this.state.hold;
-      if (ordered && hold && hold.until > now) {
-        this.remove(job, false);
-        this.drop(job, { next: 'drop', reason: hold.why, why: hold.why });
-        continue;
-      }
-      this.start(job, lane);
     }
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -445,6 +453,14 @@ export class Sender implements DeliveryKind {
       // Retries never keep a process alive; whoever waits for them (a flush) holds it open with its deadline.
       if (!this.o.holdsProcess) unref(this.timer);
     }
+  }
+
+  /** The line `job` waits in: its lane's (a sender of batches has one). */
+  private lineOf(job: Job): Job[] {
+    const lane = job.request?.lane ?? '';
+    let line = this.lines.get(lane);
+    if (!line) this.lines.set(lane, (line = []));
+    return line;
   }
 
   private laneLimit(lane: string): number {
@@ -507,11 +523,12 @@ export class Sender implements DeliveryKind {
       case 'retry': {
         job.failedSince = step.failedSince;
         // A batch failing while the line already waits waits with it (one wait for all).
-        const head = ordered ? this.line[0] : undefined;
+        const line = this.lineOf(job);
+        const head = ordered ? line[0] : undefined;
         job.readyAt = head && head.readyAt > now ? head.readyAt : now + step.waitMs;
         if (!job.request) this.account.add(job.items, job.bytes);
-        if (ordered) this.line.unshift(job);
-        else this.line.push(job);
+        if (ordered) line.unshift(job);
+        else line.push(job);
         // Back in the line before the outage line counts what is buffered.
         this.log?.failed(step.reason, this.retriedFor());
       }
@@ -550,7 +567,7 @@ export class Sender implements DeliveryKind {
     if (!job.request && this.log) {
       if (end.ok) {
         // Batches still being packed are new ones, not the outage's: they do not keep it open.
-        const nothingToRetry = this.log.active && this.wire.busy() === 0 && !this.line.some((j) => j.body !== undefined);
+        const nothingToRetry = this.log.active && this.wire.busy() === 0 && !this.lineOf(job).some((j) => j.body !== undefined);
         this.log.delivered(job.items, nothingToRetry);
       } else if (!end.gaveUp) this.log.lost(job.items, end.why);
     }
@@ -559,9 +576,10 @@ export class Sender implements DeliveryKind {
 
   /** A request whose caller aborted it: it ends now if it waits (in flight, its own signal ends it). */
   private cancel(job: Job, reason: unknown): void {
-    const at = this.line.indexOf(job);
+    const line = this.lineOf(job);
+    const at = line.indexOf(job);
     if (job.attempts > 0 && at === -1) return;
-    if (at !== -1) this.line.splice(at, 1);
+    if (at !== -1) line.splice(at, 1);
     this.end(job, { ok: false, reason: 'aborted', why: 'aborted', error: reason, unsent: true });
     this.pump();
   }
@@ -569,8 +587,9 @@ export class Sender implements DeliveryKind {
   /** Takes a waiting job out of the line (and, unless it goes straight on, out of the account). */
   private remove(job: Job, inLine = true): void {
     if (inLine) {
-      const at = this.line.indexOf(job);
-      if (at !== -1) this.line.splice(at, 1);
+      const line = this.lineOf(job);
+      const at = line.indexOf(job);
+      if (at !== -1) line.splice(at, 1);
     }
     if (!job.request) this.account.remove(job.items, job.bytes);
   }
@@ -580,7 +599,7 @@ export class Sender implements DeliveryKind {
     const body = job.body!;
     job.body = undefined;
     this.account.add(job.items, job.bytes);
-    this.line.unshift(job);
+    this.lineOf(job).unshift(job);
     this.prepare(
       job,
       () => this.o.batches!.split(body),
@@ -606,7 +625,8 @@ export class Sender implements DeliveryKind {
         });
         this.remove(job, false);
         job.ended = true;
-        this.line.splice(this.line.indexOf(job), 1, ...halves);
+        const line = this.lineOf(job);
+        line.splice(line.indexOf(job), 1, ...halves);
       },
       (reason) => {
         this.remove(job);
