@@ -11,22 +11,11 @@ import type { ModelCall } from './model-call.js';
 import type { ResultFollower } from './observe-client.js';
 
 /** Follows a value, a Promise of one, or (when streaming) an async iterable or a Promise of one. */
-export const followPromise: ResultFollower = (call, result, streaming) => {
-  if (!isThenable(result)) return settle(call, result, streaming);
-  return Promise.resolve(result).then(
-    (value) => settle(call, value, streaming),
-    (err: unknown) => {
-      call.fail(err);
-      throw err;
-    },
-  );
-};
-
-function settle(call: ModelCall, value: unknown, streaming: boolean): unknown {
+export const followPromise: ResultFollower = following((call, value, streaming) => {
   if (streaming && isAsyncIterable(value)) return call.watchIterable(value);
   call.finish(value);
   return value;
-}
+});
 
 /**
  * Follows a value or a Promise of one whose stream, when the call streams, is the async iterable
@@ -35,7 +24,7 @@ function settle(call: ModelCall, value: unknown, streaming: boolean): unknown {
  * call as a complete response.
  */
 export function followStreamIn(...keys: string[]): ResultFollower {
-  const settle = (call: ModelCall, output: unknown, streaming: boolean): unknown => {
+  return following((call, output, streaming) => {
     const key =
       streaming && typeof output === 'object' && output !== null ? keys.find((k) => isAsyncIterable((output as Dict)[k])) : undefined;
     if (key === undefined) {
@@ -43,11 +32,15 @@ export function followStreamIn(...keys: string[]): ResultFollower {
       return output;
     }
     return { ...(output as Dict), [key]: call.watchIterable((output as Dict)[key] as AsyncIterable<unknown>) };
-  };
+  });
+}
+
+/** A follower that settles the value, or the value a Promise resolves to; a rejection fails the call and reaches the caller. */
+function following(settle: (call: ModelCall, value: unknown, streaming: boolean) => unknown): ResultFollower {
   return (call, result, streaming) => {
     if (!isThenable(result)) return settle(call, result, streaming);
     return Promise.resolve(result).then(
-      (output) => settle(call, output, streaming),
+      (value) => settle(call, value, streaming),
       (err: unknown) => {
         call.fail(err);
         throw err;
