@@ -90,7 +90,8 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
         },
         send: (body, signal) => offTrace(() => post(body, timeoutMs, signal)),
         read: (tried, outcome, count) => {
-          logExportAnswer(count, tried.answer ? `HTTP ${tried.answer.status}` : networkReason(tried.error));
+          // The per-export debug line (`OBS_LOG_LEVEL=debug`): how many spans were sent and what the server answered.
+          logger.debug(`exported ${count} spans: ${tried.answer ? `HTTP ${tried.answer.status}` : networkReason(tried.error)}`);
           return outcome;
         },
       },
@@ -153,14 +154,6 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
     await this.forceFlush();
     this.stopped = true;
   }
-}
-
-/**
- * The per-export debug line (`OBS_LOG_LEVEL=debug`): how many spans were sent and what the
- * server answered.
- */
-export function logExportAnswer(spanCount: number, answer: string): void {
-  logger.debug(`exported ${spanCount} spans: ${answer}`);
 }
 
 /** The sender's verdict as an OpenTelemetry `ExportResult`. */
