@@ -136,7 +136,12 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
-    this.delivery.enqueue(count, encode, answer(resultCallback));
+    // The sender's verdict as an OpenTelemetry `ExportResult`.
+    this.delivery.enqueue(count, encode, (ok, reason) =>
+      resultCallback(
+        ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') },
+      ),
+    );
   }
 
   /** Buffers one batch and resolves once it is delivered or given up. */
@@ -154,12 +159,4 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
     await this.forceFlush();
     this.stopped = true;
   }
-}
-
-/** The sender's verdict as an OpenTelemetry `ExportResult`. */
-function answer(resultCallback: (result: ExportResult) => void): (ok: boolean, reason?: string) => void {
-  return (ok, reason) =>
-    resultCallback(
-      ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') },
-    );
 }
