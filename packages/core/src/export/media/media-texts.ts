@@ -32,10 +32,8 @@ export interface FoundIn extends AttributeText {
 export class Turns {
   private started = Date.now();
 
-  constructor(private readonly sliceMs = SLICE_MS) {}
-
   due(): boolean {
-    return Date.now() - this.started > this.sliceMs;
+    return Date.now() - this.started > SLICE_MS;
   }
 
   /** Resolves in a later turn of the event loop (a timer that keeps nothing alive): whether `stopped()` turned true meanwhile. */
