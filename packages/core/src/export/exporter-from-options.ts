@@ -45,10 +45,7 @@ export function requestSettings(options: ObsSpanProcessorOptions): RequestSettin
  * The media uploads of a processor: to the obs server its spans go to (options, then `OBS_*`),
  * unless `media: false` or the connection is not configured (then media stays in the spans).
  */
-export function mediaUploadsFromOptions(
-  options: ObsSpanProcessorOptions,
-  settings: RequestSettings = requestSettings(options),
-): MediaUploads | undefined {
+export function mediaUploadsFromOptions(options: ObsSpanProcessorOptions, settings: RequestSettings): MediaUploads | undefined {
   const { conn } = settings;
   if (options.media === false || !conn.ok) return undefined;
   const send = httpSend();
@@ -69,8 +66,8 @@ export function mediaUploadsFromOptions(
 /** `waiting` counts the spans the processor holds before handing them over (for the outage lines). */
 export function exporterFromOptions(
   options: ObsSpanProcessorOptions,
-  waiting?: () => number,
-  settings: RequestSettings = requestSettings(options),
+  waiting: () => number,
+  settings: RequestSettings,
 ): ObsOtlpExporter | undefined {
   const { conn } = settings;
   if (!conn.ok) {

@@ -21,6 +21,12 @@ type Holder = { [MEDIA_BYTES]?: Map<string, CapturedBinary> };
 
 let counter = 0;
 
+/**
+ * What ends every token, before its number: `[binary N bytes, type, obs media <n>]`. The export
+ * finds tokens by it, in one pass over a text however many a span holds.
+ */
+export const TOKEN_MARK = ', obs media ';
+
 /** The export's media rule for observation values, once an export that uploads media exists. */
 let mediaRule: (() => MediaText) | undefined;
 
@@ -57,7 +63,7 @@ function keep(holder: Holder, value: object, description: string): string | unde
   const bytes = bytesOf(value);
   if (!bytes || bytes.byteLength === 0) return undefined;
   // The description with a number no other value of the process has: the export finds it by text.
-  const token = `${description.slice(0, -1)}, obs media ${++counter}]`;
+  const token = `${description.slice(0, -1)}${TOKEN_MARK}${++counter}]`;
   (holder[MEDIA_BYTES] ??= new Map()).set(token, { bytes, description });
   return token;
 }

@@ -1,11 +1,12 @@
 /**
  * Media detection never costs the app and never lies to it. Hostile text (a megabyte of
- * `;base64,`, of `data:`, of tiny data URIs, of truncation markers without their end) is scanned
- * in time linear in the text, measured against the same scan of a quarter of it in the same run,
- * and arrives as it was given. What is not media stays text (`data:` inside a word, a payload too
- * short to be a file, a data URI inside another's payload), and a server's hostile answers to an
- * ask (a media id `..`, a `data:`, `file:` or `javascript:` upload URL) leave the marker and one
- * line, and nothing more is sent. Checked on the wire: spans, asks, PUTs and reports counted.
+ * `;base64,`, of `data:`, of tiny data URIs, of truncation markers without their end, the tokens
+ * of thousands of buffers) is scanned in time linear in the text, measured against the same scan
+ * of a quarter of it in the same run, and arrives as it was given. What is not media stays text
+ * (`data:` inside a word, a payload too short to be a file, a data URI inside another's payload),
+ * and a server's hostile answers to an ask (a media id `..`, a `data:`, `file:` or `javascript:`
+ * upload URL) leave the marker and one line, and nothing more is sent. Checked on the wire: spans,
+ * asks, PUTs and reports counted.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { noisePng, pngDataUri, setupObsServer } from '@obs/local-server/testing';
@@ -13,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startObservation } from '../../src/index.js';
 import { findMedia, MIN_DATA_URI_CHARS } from '../../src/export/media/find-media.js';
 import { MAX_MEDIA_PER_SPAN } from '../../src/export/media/span-media.js';
+import { type CapturedBinary, captureBinaries, capturedBinaries } from '../../src/tracing/media-capture.js';
 import { TRUNCATION_MARKER } from '../../src/util/capture.js';
 import { captureLogs, only, perTestTracing, TRACING_KEYS } from '../tracing/harness.js';
 import { budgetFor, linearGrowth } from '../support/yardstick.js';
@@ -91,6 +93,16 @@ function tinyDataUris(size = MB): string {
   return parts.join('');
 }
 
+/** A JSON array of `count` buffers as the serialiser writes it, and the binary data its tokens stand for. */
+function buffers(count: number): { text: string; binaries: ReadonlyMap<string, CapturedBinary> } {
+  const span = {};
+  const hooks = captureBinaries(span);
+  const tokens = Array.from({ length: count }, (_, i) =>
+    hooks.binary?.(new Uint8Array([i % 256, 1, 2, 3]), '[binary 4 bytes, Uint8Array]'),
+  );
+  return { text: JSON.stringify(tokens), binaries: capturedBinaries(span)! };
+}
+
 /** Hostile text of about `size` characters. */
 type Make = (size: number) => string;
 
@@ -125,6 +137,18 @@ describe('hostile text', () => {
       () => findMedia(whole),
       () => findMedia(quarter),
       () => JSON.stringify(whole),
+    );
+    expect(took, `took ${took.toFixed(1)} ms, bound ${bound.toFixed(1)} ms`).toBeLessThan(bound);
+  });
+
+  it('a value of thousands of buffers: every token found, in time linear in the text (against a quarter of it, same run)', () => {
+    const whole = buffers(8_000);
+    const quarter = buffers(2_000);
+    expect(findMedia(whole.text, whole.binaries)?.map((spot) => spot.binary)).toEqual([...whole.binaries.values()]);
+    const { took, bound } = linearGrowth(
+      () => findMedia(whole.text, whole.binaries),
+      () => findMedia(quarter.text, quarter.binaries),
+      () => JSON.stringify(whole.text),
     );
     expect(took, `took ${took.toFixed(1)} ms, bound ${bound.toFixed(1)} ms`).toBeLessThan(bound);
   });

@@ -10,7 +10,7 @@
  * `;base64,`): text without media costs one `indexOf` and, when longer than `MIN_RAW_CHARS`, a
  * probe every `MIN_RAW_CHARS / 2` characters.
  */
-import type { CapturedBinary } from '../../tracing/media-capture.js';
+import { type CapturedBinary, TOKEN_MARK } from '../../tracing/media-capture.js';
 import { TRUNCATION_MARKER } from '../../util/capture.js';
 import { decodeBase64, decodedLength } from './base64.js';
 import { SNIFF_BYTES, sniffMediaType } from './sniff.js';
@@ -102,12 +102,32 @@ export function* scanMedia(
     }
   }
   if (base64) yield* shortDeclaredBase64(text);
-  if (binaries)
-    for (const [token, binary] of binaries)
-      for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
-        yield binarySpot(text, at, token, binary);
-        if (++seen % CHECK_EVERY === 0) yield undefined;
-      }
+  if (binaries) yield* binaryTokens(text, binaries);
+}
+
+/**
+ * The tokens of `binaries` in `text`, in order, with checkpoints. Each token ends in
+ * `TOKEN_MARK`, its own number and `]`: one forward pass finds every mark, reads its number and
+ * checks the one token of that number ends there. A search per token would cost a pass over the
+ * text for each, quadratic in a value of thousands of buffers.
+ */
+function* binaryTokens(text: string, binaries: ReadonlyMap<string, CapturedBinary>): Generator<MediaSpot | undefined> {
+  const byNumber = new Map<string, string>();
+  for (const token of binaries.keys()) byNumber.set(token.slice(token.lastIndexOf(TOKEN_MARK) + TOKEN_MARK.length, -1), token);
+  let seen = 0;
+  for (let at = text.indexOf(TOKEN_MARK); at !== -1; at = text.indexOf(TOKEN_MARK, at + 1)) {
+    if (++seen % CHECK_EVERY === 0) yield undefined;
+    const from = at + TOKEN_MARK.length;
+    let end = from;
+    while (isDigit(text.charCodeAt(end))) end++;
+    const token = text.charCodeAt(end) === 93 /* ] */ ? byNumber.get(text.slice(from, end)) : undefined;
+    const start = end + 1 - (token?.length ?? 0);
+    if (token && start >= 0 && text.startsWith(token, start)) yield binarySpot(text, start, token, binaries.get(token)!);
+  }
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /**

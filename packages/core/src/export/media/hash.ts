@@ -9,7 +9,7 @@
  */
 import { bytesToBase64 } from '../../util/base64.js';
 import { logger } from '../../util/logger.js';
-import { isNodeRuntime } from '../../util/runtime.js';
+import { nodeBuiltin } from '../../util/runtime.js';
 import { unref } from '../../util/unref.js';
 
 /** Smallest medium hashed on the worker thread. */
@@ -31,25 +31,6 @@ interface WorkerLike {
 }
 interface WorkerThreads {
   Worker: new (source: string, options: { eval: true }) => WorkerLike;
-}
-
-/**
- * A Node.js built-in, on Node.js only, looked up when first needed: edge runtimes (Next.js's
- * among them) throw when `process.getBuiltinModule` is even touched.
- */
-function builtin(id: string): unknown {
-  if (!isNodeRuntime()) return undefined;
-  try {
-    return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
-  } catch {
-    return undefined;
-  }
-}
-
-let nodeCryptoModule: NodeCrypto | null | undefined;
-function nodeCrypto(): NodeCrypto | undefined {
-  if (nodeCryptoModule === undefined) nodeCryptoModule = (builtin('node:crypto') as NodeCrypto | undefined) ?? null;
-  return nodeCryptoModule ?? undefined;
 }
 
 /** The worker's code: hash what arrives, send the bytes back with the hash. */
@@ -87,7 +68,7 @@ export async function hashMedia(bytes: Uint8Array, owned: boolean): Promise<Hash
 }
 
 async function hashInPlace(bytes: Uint8Array): Promise<string> {
-  const node = nodeCrypto();
+  const node = nodeBuiltin<NodeCrypto>('node:crypto');
   if (node) return node.createHash('sha256').update(bytes).digest('base64');
   return bytesToBase64(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 }
@@ -132,8 +113,8 @@ let broken = false;
 function hashWorker(): HashWorker | undefined {
   if (broken) return undefined;
   if (shared) return shared;
-  const threads = builtin('node:worker_threads') as WorkerThreads | undefined;
-  if (!threads || !nodeCrypto()) {
+  const threads = nodeBuiltin<WorkerThreads>('node:worker_threads');
+  if (!threads || !nodeBuiltin('node:crypto')) {
     broken = true;
     return undefined;
   }

@@ -32,16 +32,15 @@ export interface FoundIn extends AttributeText {
 export class Turns {
   private started = Date.now();
 
-  constructor(private readonly sliceMs = SLICE_MS) {}
-
   due(): boolean {
-    return Date.now() - this.started > this.sliceMs;
+    return Date.now() - this.started > SLICE_MS;
   }
 
-  /** Resolves in a later turn of the event loop (a timer that keeps nothing alive). */
-  async next(): Promise<void> {
+  /** Resolves in a later turn of the event loop (a timer that keeps nothing alive): whether `stopped()` turned true meanwhile. */
+  async next(stopped: () => boolean): Promise<boolean> {
     await new Promise<void>((resolve) => unref(setTimeout(resolve, 0)));
     this.started = Date.now();
+    return stopped();
   }
 }
 
@@ -94,10 +93,7 @@ export async function scanInTurns(
     const spots: MediaSpot[] = [];
     for (const spot of scanMedia(at.text, binaries, base64)) {
       if (spot) spots.push(spot);
-      else if (turns.due()) {
-        await turns.next();
-        if (stopped()) return undefined;
-      }
+      else if (turns.due() && (await turns.next(stopped))) return undefined;
     }
     if (spots.length > 0) (found ??= []).push({ ...at, spots: inTextOrder(spots) });
   }
@@ -128,10 +124,7 @@ export async function rewriteInTurns(
   const parts: string[] = [];
   let at = 0;
   for (let i = 0; i < spots.length; i++) {
-    if (i % 256 === 255 && turns.due()) {
-      await turns.next();
-      if (stopped()) return undefined;
-    }
+    if (i % 256 === 255 && turns.due() && (await turns.next(stopped))) return undefined;
     const spot = spots[i]!;
     if (spot.start < at) continue;
     parts.push(text.slice(at, spot.start), replacement(spot));

@@ -11,6 +11,7 @@
  * waits for within its one deadline; a failure is counted in its outage log (unit `media`).
  */
 import type { Send } from '../../delivery/node-post.js';
+import type { PostResult } from '../../delivery/post.js';
 import type { SendOutcome } from '../../delivery/outcome.js';
 import { Sender, type Tried } from '../../delivery/sender.js';
 import { logger } from '../../util/logger.js';
@@ -222,16 +223,11 @@ export class MediaUploads {
       sha256Hash: item.sha256Hash,
       field: item.field,
     });
-    const end = await this.delivery.send({
-      lane: 'ask',
-      held: 1,
-      send: (signal) => {
-        // Its span left while it waited for its turn: nothing to link the media to.
-        if (!wanted()) return Promise.resolve(undefined);
-        leave();
-        return this.request('POST', this.askUrl, { ...this.options.headers, 'content-type': 'application/json' }, body, signal);
-      },
-      read: (tried, outcome) => readAs('ask', tried, outcome),
+    const end = await this.step('ask', 'ask', (signal) => {
+      // Its span left while it waited for its turn: nothing to link the media to.
+      if (!wanted()) return Promise.resolve(undefined);
+      leave();
+      return this.request('POST', this.askUrl, body, signal);
     });
     if (!end.ok) {
       if (end.unsent) return { failure: 'its span left before the ask was sent', quiet: true };
@@ -297,12 +293,7 @@ export class MediaUploads {
       const started = Date.now();
       const headers = { 'content-type': item.contentType, 'x-amz-checksum-sha256': item.sha256Hash };
       const timeoutMs = this.options.timeoutMs + Math.ceil(item.bytes.byteLength / 1048576) * 1000;
-      const put = await this.delivery.send({
-        lane: 'upload',
-        held: 1,
-        send: (signal) => this.request('PUT', url, headers, item.bytes, signal, timeoutMs),
-        read: (tried, outcome) => readAs('upload', tried, outcome),
-      });
+      const put = await this.step('upload', 'upload', (signal) => this.request('PUT', url, item.bytes, signal, headers, timeoutMs));
       const report = {
         uploadedAt: new Date().toISOString(),
         uploadHttpStatus: put.answer?.status ?? 0,
@@ -310,18 +301,8 @@ export class MediaUploads {
         uploadTimeMs: Date.now() - started,
       };
       if (!put.ok && !put.gaveUp) this.lose(`the media upload failed (${put.reason})`);
-      const reported = await this.delivery.send({
-        held: 1,
-        send: (signal) =>
-          this.request(
-            'PATCH',
-            `${this.askUrl}/${encodeURIComponent(mediaId)}`,
-            { ...this.options.headers, 'content-type': 'application/json' },
-            JSON.stringify(report),
-            signal,
-          ),
-        read: (tried, outcome) => readAs('report', tried, outcome),
-      });
+      const reportUrl = `${this.askUrl}/${encodeURIComponent(mediaId)}`;
+      const reported = await this.step('report', undefined, (signal) => this.request('PATCH', reportUrl, JSON.stringify(report), signal));
       if (!reported.ok) {
         if (put.ok && !reported.gaveUp) this.lose(`the media upload's report was not accepted (${reported.reason})`);
       } else if (put.ok) this.delivered();
@@ -331,12 +312,18 @@ export class MediaUploads {
     }
   }
 
+  /** One request of the protocol through the sender, in `lane` (none: unbounded); `step` names it in its failure. */
+  private step(step: string, lane: string | undefined, send: (signal: AbortSignal) => Promise<PostResult | undefined>) {
+    return this.delivery.send({ lane, held: 1, send, read: (tried, outcome) => readAs(step, tried, outcome) });
+  }
+
+  /** A JSON request with the connection's headers (the ask, the report), or the upload's bytes with `headers` alone. */
   private request(
     method: string,
     url: string,
-    headers: Record<string, string>,
     body: string | Uint8Array,
     signal: AbortSignal,
+    headers = { ...this.options.headers, 'content-type': 'application/json' },
     timeoutMs = this.options.timeoutMs,
   ) {
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;

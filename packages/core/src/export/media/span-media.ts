@@ -196,11 +196,8 @@ export class SpanMedia {
     for (const { key, text, spots } of state.found) {
       const field = fieldOf(key);
       for (let i = 0; i < spots.length; i++) {
-        if (i % 256 === 255 && turns.due()) {
-          await turns.next();
-          // Let go meanwhile (a drain past its deadline): nothing more to do.
-          if (state.done) return;
-        }
+        // Let go meanwhile (a drain past its deadline): nothing more to do.
+        if (i % 256 === 255 && turns.due() && (await turns.next(() => state.done))) return;
         const spot = spots[i]!;
         if (spot.byteLength > MAX_MEDIA_BYTES) {
           this.sayTooLarge(spot);

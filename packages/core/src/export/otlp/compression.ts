@@ -40,16 +40,12 @@ const SYNC_GZIP_MAX_BYTES = 64 * 1024;
 const MIN_CHUNK = 64 * 1024;
 const MAX_CHUNK = 4 * 1024 * 1024;
 
-/** Node's zlib once read: the module, or null where there is none. */
-
 /**
  * Node's zlib when there is one, fetched with `process.getBuiltinModule` on the first (de)compression
  * (not at import: loading it is ~1 ms of a cold start), so edge bundles never see a Node import;
  * it compresses on the thread pool, off the event loop.
  */
-function nodeZlib(): Zlib | undefined {
-  return nodeBuiltin<Zlib>('node:zlib');
-}
+const nodeZlib = () => nodeBuiltin<Zlib>('node:zlib');
 
 /**
  * Gzips a batch. Level 1: span batches are repetitive, so it keeps most of the size win for a
@@ -66,16 +62,17 @@ export async function gzip(data: Uint8Array): Promise<Uint8Array> {
     return new Promise((resolve, reject) => zlib.gzip(data, { level: 1, chunkSize }, (err, out) => (err ? reject(err) : resolve(out))));
   }
   // Through globalThis so edge bundlers do not flag a Node.js API: gzip is never used there.
-  const Compression = (globalThis as { CompressionStream?: typeof CompressionStream }).CompressionStream!;
-  const stream = new Blob([data as BlobPart]).stream().pipeThrough(new Compression('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  return throughStream(data, new (globalThis as { CompressionStream?: typeof CompressionStream }).CompressionStream!('gzip'));
 }
 
 /** Reverses `gzip` (only needed to split a batch the server refused as too large). */
 export async function gunzip(data: Uint8Array): Promise<Uint8Array> {
   const zlib = nodeZlib();
   if (zlib) return new Promise((resolve, reject) => zlib.gunzip(data, (err, out) => (err ? reject(err) : resolve(out))));
-  const Decompression = (globalThis as { DecompressionStream?: typeof DecompressionStream }).DecompressionStream!;
-  const stream = new Blob([data as BlobPart]).stream().pipeThrough(new Decompression('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  return throughStream(data, new (globalThis as { DecompressionStream?: typeof DecompressionStream }).DecompressionStream!('gzip'));
+}
+
+/** `data` through a web (de)compression stream, where Node's zlib is not there. */
+async function throughStream(data: Uint8Array, transform: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([data as BlobPart]).stream().pipeThrough(transform)).arrayBuffer());
 }

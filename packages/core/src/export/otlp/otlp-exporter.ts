@@ -90,7 +90,8 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
         },
         send: (body, signal) => offTrace(() => post(body, timeoutMs, signal)),
         read: (tried, outcome, count) => {
-          logExportAnswer(count, tried.answer ? `HTTP ${tried.answer.status}` : networkReason(tried.error));
+          // The per-export debug line (`OBS_LOG_LEVEL=debug`): how many spans were sent and what the server answered.
+          logger.debug(`exported ${count} spans: ${tried.answer ? `HTTP ${tried.answer.status}` : networkReason(tried.error)}`);
           return outcome;
         },
       },
@@ -135,7 +136,12 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
       resultCallback({ code: ExportResultCode.SUCCESS });
       return;
     }
-    this.delivery.enqueue(count, encode, answer(resultCallback));
+    // The sender's verdict as an OpenTelemetry `ExportResult`.
+    this.delivery.enqueue(count, encode, (ok, reason) =>
+      resultCallback(
+        ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') },
+      ),
+    );
   }
 
   /** Buffers one batch and resolves once it is delivered or given up. */
@@ -153,20 +159,4 @@ export class ObsOtlpExporter implements EncodedExporter<EncodedSpanBatch>, Deliv
     await this.forceFlush();
     this.stopped = true;
   }
-}
-
-/**
- * The per-export debug line (`OBS_LOG_LEVEL=debug`): how many spans were sent and what the
- * server answered.
- */
-export function logExportAnswer(spanCount: number, answer: string): void {
-  logger.debug(`exported ${spanCount} spans: ${answer}`);
-}
-
-/** The sender's verdict as an OpenTelemetry `ExportResult`. */
-function answer(resultCallback: (result: ExportResult) => void): (ok: boolean, reason?: string) => void {
-  return (ok, reason) =>
-    resultCallback(
-      ok ? { code: ExportResultCode.SUCCESS } : { code: ExportResultCode.FAILED, error: new Error(reason ?? 'export failed') },
-    );
 }

@@ -7,7 +7,7 @@
  * processor bounds from outside.
  */
 import type { ExportResult, ReadableSpan, SpanExporter } from '../../tracing/sdk-types.js';
-import type { Leftover } from '../../delivery/drain.js';
+import type { DeliveryKind } from '../../delivery/drain.js';
 
 /** A batch being encoded: spans go in one by one and are serialised as they are added. */
 export interface SpanBatchEncoder {
@@ -31,22 +31,8 @@ export function isEncodedExporter(exporter: SpanExporter): exporter is EncodedEx
   return typeof e.startBatch === 'function' && typeof e.exportEncoded === 'function';
 }
 
-/** The drain side of an exporter that holds its batches itself until they are answered (obs's OTLP exporter). */
-export interface ExporterDelivery {
-  /** Resolves once every batch handed over so far is answered, whatever came after (at once after `abandon`). */
-  settled(): Promise<void>;
-  /** Spans handed over and not answered yet. */
-  pending(): number;
-  /** One more attempt per batch, none after (the exit flush). */
-  lastTry(): void;
-  endLastTry(): Leftover;
-  /** Drops what it holds and stops; the counts are said by the drain. */
-  abandon(): Leftover;
-  /** Says what its outage log holds back (`final`: the last drain). */
-  settle(final: boolean): void;
-  /** A drain waits until `deadline`: retry waits leave time for an attempt before it (see `DeliveryKind.drainBy`). */
-  drainBy?(deadline: number): () => void;
-}
+/** The drain side of an exporter that holds its batches itself until they are answered (obs's OTLP exporter): a delivery kind's. */
+export type ExporterDelivery = Omit<DeliveryKind, 'unit' | 'quiet'>;
 
 /** An exporter whose batches a drain can count, give a last try and abandon at a deadline. */
 export interface DeliveringExporter extends SpanExporter {

@@ -38,7 +38,8 @@ export function maskValue(mask: MaskFunction | undefined, data: unknown): unknow
   }
 }
 
-function isMaskedKey(key: string): boolean {
+/** Whether `key` is an input, output or metadata attribute (a flattened metadata key included): what the mask and the cap see. */
+export function isMaskedKey(key: string): boolean {
   for (const p of MASKED_KEY_PREFIXES) if (key === p || key.startsWith(`${p}.`)) return true;
   return false;
 }

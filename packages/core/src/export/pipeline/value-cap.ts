@@ -3,8 +3,8 @@
  * image) cannot make its whole batch unsendable. Cut values end with the adapters' marker.
  */
 import type { Attributes } from '@opentelemetry/api';
-import { MASKED_KEY_PREFIXES } from '../../tracing/attributes.js';
 import { truncateText } from '../../util/capture.js';
+import { isMaskedKey } from './mask.js';
 
 /** Default cap per input/output/metadata value, in characters (~1 MB). */
 export const DEFAULT_MAX_VALUE_CHARS = 1_000_000;
@@ -14,14 +14,9 @@ export function capAttributeValues(attributes: Attributes, maxChars: number): nu
   let cut = 0;
   for (const key in attributes) {
     const value = attributes[key];
-    if (typeof value !== 'string' || value.length <= maxChars || !isCappedKey(key)) continue;
+    if (typeof value !== 'string' || value.length <= maxChars || !isMaskedKey(key)) continue;
     attributes[key] = truncateText(value, maxChars);
     cut++;
   }
   return cut;
-}
-
-function isCappedKey(key: string): boolean {
-  for (const p of MASKED_KEY_PREFIXES) if (key === p || key.startsWith(`${p}.`)) return true;
-  return false;
 }

@@ -57,13 +57,6 @@ function fieldsOf(b: Uint8Array, start: number, end: number): Field[] {
   return out;
 }
 
-/** A length-delimited field, or a message's heads and children, still to be measured and written. */
-type Piece = Uint8Array | Message;
-interface Message {
-  field: number;
-  parts: Piece[];
-}
-
 function varint(n: number): number[] {
   const out: number[] = [];
   while (n >= 0x80) {
@@ -74,21 +67,20 @@ function varint(n: number): number[] {
   return out;
 }
 
-function sizeOf(p: Piece): number {
-  if (p instanceof Uint8Array) return p.length;
-  const len = p.parts.reduce((n, q) => n + sizeOf(q), 0);
-  return varint((p.field << 3) | LEN).length + varint(len).length + len;
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let pos = 0;
+  for (const p of parts) {
+    out.set(p, pos);
+    pos += p.length;
+  }
+  return out;
 }
 
-function writeTo(out: Uint8Array, pos: number, p: Piece): number {
-  if (p instanceof Uint8Array) {
-    out.set(p, pos);
-    return pos + p.length;
-  }
-  const len = p.parts.reduce((n, q) => n + sizeOf(q), 0);
-  for (const byte of [...varint((p.field << 3) | LEN), ...varint(len)]) out[pos++] = byte;
-  for (const q of p.parts) pos = writeTo(out, pos, q);
-  return pos;
+/** A length-delimited field `field` holding `parts` back to back. */
+function message(field: number, parts: Uint8Array[]): Uint8Array {
+  const len = parts.reduce((n, p) => n + p.length, 0);
+  return concat([Uint8Array.from([...varint((field << 3) | LEN), ...varint(len)]), ...parts]);
 }
 
 /** The span fields of a request, each with the heads of its `ResourceSpans` and `ScopeSpans`. */
@@ -144,38 +136,19 @@ export function splitTraceExportRequest(body: Uint8Array): RequestPart[] {
   if (spans.length < 2) return [{ body, items: spans.length }];
   const half = Math.ceil(spans.length / 2);
   return [spans.slice(0, half), spans.slice(half)].map((part) => {
-    // Each message is opened with its leading heads and closed with its trailing ones.
-    const request: Message = { field: 0, parts: [] };
-    let rs: Message | undefined;
-    let ss: Message | undefined;
-    let lastResource = -1;
-    let lastScope = -1;
-    const closeScope = () => ss && lastScope >= 0 && ss.parts.push(...scopeHeads[lastScope]!.after);
-    const closeResource = () => rs && lastResource >= 0 && rs.parts.push(...resourceHeads[lastResource]!.after);
-    for (const s of part) {
-      if (s.resource !== lastResource) {
-        closeScope();
-        closeResource();
-        rs = { field: CHILDREN, parts: [...resourceHeads[s.resource]!.before] };
-        request.parts.push(rs);
-        lastResource = s.resource;
-        lastScope = -1;
-        ss = undefined;
+    // Each run of a resource's (and within it a scope's) spans is framed by that message's heads.
+    const resources: Uint8Array[] = [];
+    for (let i = 0; i < part.length; ) {
+      const resource = part[i]!.resource;
+      const scopes: Uint8Array[] = [];
+      while (i < part.length && part[i]!.resource === resource) {
+        const scope = part[i]!.scope;
+        const spansOfScope: Uint8Array[] = [];
+        for (; i < part.length && part[i]!.scope === scope; i++) spansOfScope.push(part[i]!.bytes);
+        scopes.push(message(SCOPE_SPANS, [...scopeHeads[scope]!.before, ...spansOfScope, ...scopeHeads[scope]!.after]));
       }
-      if (s.scope !== lastScope) {
-        closeScope();
-        ss = { field: SCOPE_SPANS, parts: [...scopeHeads[s.scope]!.before] };
-        rs!.parts.push(ss);
-        lastScope = s.scope;
-      }
-      ss!.parts.push(s.bytes);
+      resources.push(message(CHILDREN, [...resourceHeads[resource]!.before, ...scopes, ...resourceHeads[resource]!.after]));
     }
-    closeScope();
-    closeResource();
-    const size = request.parts.reduce((n, q) => n + sizeOf(q), 0);
-    const out = new Uint8Array(size);
-    let pos = 0;
-    for (const q of request.parts) pos = writeTo(out, pos, q);
-    return { body: out, items: part.length };
+    return { body: concat(resources), items: part.length };
   });
 }
