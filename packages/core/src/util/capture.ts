@@ -23,12 +23,9 @@ export class TextCapture {
     }
     let text: string;
     if (typeof chunk === 'string') text = chunk;
-    else if (chunk instanceof Uint8Array) {
+    else if (chunk instanceof Uint8Array || chunk instanceof ArrayBuffer) {
       this.decoder ??= new TextDecoder();
       text = this.decoder.decode(chunk, { stream: true });
-    } else if (chunk instanceof ArrayBuffer) {
-      this.decoder ??= new TextDecoder();
-      text = this.decoder.decode(new Uint8Array(chunk), { stream: true });
     } else text = typeof chunk === 'object' ? (JSON.stringify(chunk) ?? '') : String(chunk);
     this.append(text);
   }

@@ -139,12 +139,9 @@ export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
 
   addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
     if (this.endMs !== 0) return this;
-    let attributes: Attributes | undefined;
-    if (isTimeInput(attributesOrTime)) {
-      time = isTimeInput(time) ? time : attributesOrTime;
-    } else {
-      attributes = attributesOrTime;
-    }
+    // (name, time) or (name, attributes, time): a time in second place counts when the third is none.
+    const second = timeInputToMs(attributesOrTime as TimeInput);
+    const attributes = second === undefined ? (attributesOrTime as Attributes | undefined) : undefined;
     const limit = this.limits.eventCountLimit;
     if (limit === 0) {
       this.droppedEvents++;
@@ -155,7 +152,7 @@ export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
       this.events.shift();
       this.droppedEvents++;
     }
-    const at = (time !== undefined ? timeInputToMs(time) : undefined) ?? nowMs();
+    const at = (time !== undefined ? timeInputToMs(time) : undefined) ?? second ?? nowMs();
     this.events.push({ name, attributes: this.clean(attributes), time: msToHrTime(at), droppedAttributesCount: 0 });
     return this;
   }
@@ -277,12 +274,4 @@ export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
       return value.map((v) => (typeof v === 'string' && v.length > limit ? v.slice(0, limit) : v)) as AttributeValue;
     return value;
   }
-}
-
-function isTimeInput(v: unknown): v is TimeInput {
-  return (
-    typeof v === 'number' ||
-    v instanceof Date ||
-    (Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number')
-  );
 }
