@@ -28,9 +28,6 @@ export const DEPTH_MARKER = `[truncated by obs: deeper than ${MAX_SERIALISED_DEP
  */
 export const MAX_SERIALISED_CHARS = 1_000_000;
 
-/** Largest medium uploaded: 50 MiB (wire contract 5); the media rule writes a larger one cut (`export/media/media-text.ts`). */
-export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
-
 /**
  * A rule that writes some strings of one value outside its length count: the text written in
  * place of `s` (`s` itself, or a shorter form), or undefined to write `s` as any text. `room` is
