@@ -12,6 +12,7 @@ import {
   completionStartAfter,
   completionStartAt,
   markUnfinished,
+  modelParameters,
   ObsReading,
   parseJson,
   parseJsonArray,
@@ -104,15 +105,9 @@ function answer(attrs: Attributes): unknown {
 }
 
 function settings(attrs: Attributes): Record<string, unknown> | undefined {
-  const params: Record<string, unknown> = {};
-  let any = false;
-  for (const key in attrs) {
-    if (!key.startsWith('ai.settings.') || key === 'ai.settings.maxRetries') continue;
-    const name = key.slice('ai.settings.'.length);
-    params[SETTING_NAMES[name] ?? name] = attrs[key];
-    any = true;
-  }
-  return any ? params : undefined;
+  const keys = Object.keys(attrs).filter((key) => key.startsWith('ai.settings.') && key !== 'ai.settings.maxRetries');
+  const pairs = keys.map((key) => [key.slice('ai.settings.'.length), attrs[key]] as const);
+  return modelParameters(pairs, SETTING_NAMES);
 }
 
 /**

@@ -15,7 +15,7 @@ import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
 import { type Dict, isDict } from '../util/guards.js';
 import { type LlmMessage, MessageParts, parseJsonValue, systemMessages, toolCall } from './messages.js';
-import { ObsReading, parseJson, readError } from './span-reading.js';
+import { modelParameters, ObsReading, parseJson, readError } from './span-reading.js';
 import { usageDetails } from './usage.js';
 
 /** obs types of `openinference.span.kind` values. */
@@ -174,14 +174,8 @@ function imagePart(image: unknown): unknown {
 
 function parameters(params: unknown): Record<string, unknown> | undefined {
   if (!isDict(params)) return undefined;
-  const out: Record<string, unknown> = {};
-  let any = false;
-  for (const key in params) {
-    if (NOT_PARAMETERS.has(key) || params[key] === undefined) continue;
-    out[PARAMETER_NAMES[key] ?? key] = params[key];
-    any = true;
-  }
-  return any ? out : undefined;
+  const pairs = Object.entries(params).filter(([key]) => !NOT_PARAMETERS.has(key));
+  return modelParameters(pairs, PARAMETER_NAMES);
 }
 
 /**

@@ -15,6 +15,7 @@ import { semconvMessages, systemMessages } from './messages.js';
 import {
   completionStartAfter,
   markUnfinished,
+  modelParameters,
   ObsReading,
   parseJson,
   parseJsonArray,
@@ -82,7 +83,8 @@ export function readSemconvSpan(span: ReadableSpan, operation: string): ObsReadi
   }
   if (type === 'generation' || type === 'embedding') {
     out.set(ObsAttributes.OBSERVATION_MODEL, attrs['gen_ai.response.model'] ?? attrs['gen_ai.request.model']);
-    out.set(ObsAttributes.OBSERVATION_MODEL_PARAMETERS, parameters(attrs));
+    const params = REQUEST_PARAMETERS.map((key) => [key, attrs[`gen_ai.request.${key}`]] as const);
+    out.set(ObsAttributes.OBSERVATION_MODEL_PARAMETERS, modelParameters(params));
     out.set(ObsAttributes.OBSERVATION_USAGE_DETAILS, usage(attrs));
     const firstChunk = attrs['gen_ai.response.time_to_first_chunk'] ?? attrs['gen_ai.client.operation.time_to_first_chunk'];
     completionStartAfter(span, secondsToMs(firstChunk), out);
@@ -127,18 +129,6 @@ function outputMessage(attrs: Attributes): unknown {
   if (output === undefined) return undefined;
   const messages = semconvMessages(output);
   return messages.length === 1 ? messages[0] : messages;
-}
-
-function parameters(attrs: Attributes): Record<string, unknown> | undefined {
-  const params: Record<string, unknown> = {};
-  let any = false;
-  for (const key of REQUEST_PARAMETERS) {
-    const v = attrs[`gen_ai.request.${key}`];
-    if (v === undefined) continue;
-    params[key] = v;
-    any = true;
-  }
-  return any ? params : undefined;
 }
 
 /**

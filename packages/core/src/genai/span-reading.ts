@@ -7,6 +7,7 @@
 import { SpanStatusCode, type Attributes, type AttributeValue, type HrTime } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes } from '../tracing/attributes.js';
+import type { Dict } from '../util/guards.js';
 import { toAttributeString } from '../util/serialize.js';
 import { streamProgress } from './ai-sdk-stream.js';
 import { assistantMessage } from './messages.js';
@@ -46,6 +47,13 @@ export function parseJson(value: AttributeValue | undefined): unknown {
 /** An array attribute of JSON texts (`ai.values`) as values. */
 export function parseJsonArray(value: AttributeValue | undefined): unknown {
   return Array.isArray(value) ? value.map((v) => parseJson(v as AttributeValue)) : parseJson(value);
+}
+
+/** Model parameters: `[name, value]` pairs, renamed by `names`, undefined values left out; undefined when none is left. */
+export function modelParameters(pairs: Iterable<readonly [string, unknown]>, names?: Record<string, string>): Dict | undefined {
+  let params: Dict | undefined;
+  for (const [name, value] of pairs) if (value !== undefined) (params ??= {})[names?.[name] ?? name] = value;
+  return params;
 }
 
 /** Level ERROR and the status message for a span whose status is ERROR. */
