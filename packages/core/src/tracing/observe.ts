@@ -104,10 +104,8 @@ function handleResult(result: unknown, obs: ObsObservation, ctx: Context, captur
   const end = endObservationOnStreamEnd(obs, captureOutput, recordError);
   // A stream whose output is not recorded is passed through without collecting its chunks.
   const maxChars = captureOutput ? DEFAULT_STREAM_CAPTURE_CHARS : 0;
-  const custom = hooks?.wrapResult?.(result, end, ctx);
-  if (custom !== undefined) return custom;
-  if (isAsyncIterator(result)) return wrapAsyncGenerator(result, ctx, end, maxChars);
-  if (isReadableStream(result)) return wrapReadableStream(result, end, maxChars);
+  const streamed = handleStreamOnly(result, ctx, end, maxChars, hooks);
+  if (streamed !== undefined) return streamed;
   if (isThenable(result)) {
     return Promise.resolve(result).then(
       (value) => {
