@@ -7,14 +7,13 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
-import { aiSdkMessages, aiSdkPrompt, aiSdkToolCalls, assistantMessage } from './messages.js';
+import { aiSdkMessages, aiSdkPrompt, aiSdkToolCalls, assistantMessage, parseJson } from './messages.js';
 import {
   completionStartAfter,
   completionStartAt,
   markUnfinished,
   modelParameters,
   ObsReading,
-  parseJson,
   parseJsonArray,
   readError,
   readStreamProgress,

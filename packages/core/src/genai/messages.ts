@@ -33,16 +33,20 @@ export function toolCall(id: unknown, name: unknown, args: unknown): LlmToolCall
   return { id, name, args: parseJsonValue(args) };
 }
 
-/** The text's JSON value when `value` is JSON text of an object or array, else `value` itself. */
-export function parseJsonValue(value: unknown): unknown {
+/** A JSON text's value (a JSON attribute's); anything else, and text that is not JSON, as it is. */
+export function parseJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  const first = value.trimStart()[0];
-  if (first !== '{' && first !== '[') return value;
   try {
     return JSON.parse(value);
   } catch {
     return value;
   }
+}
+
+/** The text's JSON value when `value` is JSON text of an object or array, else `value` itself. */
+export function parseJsonValue(value: unknown): unknown {
+  const first = typeof value === 'string' ? value.trimStart()[0] : undefined;
+  return first === '{' || first === '[' ? parseJson(value) : value;
 }
 
 /**

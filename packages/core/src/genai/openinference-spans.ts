@@ -14,8 +14,8 @@ import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
 import { type Dict, isDict } from '../util/guards.js';
-import { type LlmMessage, MessageParts, parseJsonValue, systemMessages, toolCall } from './messages.js';
-import { modelParameters, ObsReading, parseJson, readError } from './span-reading.js';
+import { type LlmMessage, MessageParts, parseJson, parseJsonValue, systemMessages, toolCall } from './messages.js';
+import { modelParameters, ObsReading, readError } from './span-reading.js';
 import { usageDetails } from './usage.js';
 
 /** obs types of `openinference.span.kind` values. */

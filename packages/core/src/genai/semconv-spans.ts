@@ -11,13 +11,12 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
-import { semconvMessages, systemMessages } from './messages.js';
+import { parseJson, semconvMessages, systemMessages } from './messages.js';
 import {
   completionStartAfter,
   markUnfinished,
   modelParameters,
   ObsReading,
-  parseJson,
   parseJsonArray,
   readError,
   readStreamProgress,

@@ -10,7 +10,7 @@ import { ObsAttributes } from '../tracing/attributes.js';
 import type { Dict } from '../util/guards.js';
 import { toAttributeString } from '../util/serialize.js';
 import { streamProgress } from './ai-sdk-stream.js';
-import { assistantMessage } from './messages.js';
+import { assistantMessage, parseJson } from './messages.js';
 
 /** Status message of a model call or agent that ended before the model finished. */
 export const UNFINISHED_MESSAGE = 'ended before the model finished (aborted or cancelled)';
@@ -31,16 +31,6 @@ export class ObsReading {
   /** Writes every value the span does not carry yet: what obs or the user set stays. */
   writeTo(target: Attributes): void {
     for (const key in this.values) if (target[key] === undefined) target[key] = this.values[key];
-  }
-}
-
-/** A JSON attribute's value; text that is not JSON is returned as it is. */
-export function parseJson(value: AttributeValue | undefined): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
   }
 }
 
