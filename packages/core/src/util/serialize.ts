@@ -179,20 +179,20 @@ export function reasonOf(err: unknown): string {
   }
 }
 
-/**
- * What an unreadable value is recorded as. The first of the process is said in one warning (the
- * same one the tracing API's guards write), so a placeholder never appears unexplained.
- */
+/** What an unreadable value is recorded as, said in the process's one warning about them. */
 export function unserialisable(reason: string): string {
-  logger.warnOnce(
-    UNREADABLE_WARNING,
-    `a value given to obs could not be read (${reason}); it is recorded as a placeholder. Further such values are not logged.`,
-  );
+  warnUnreadableOnce(reason);
   return `[unserialisable: ${reason}]`;
 }
 
-/** The `warnOnce` key of the one line about unreadable values. */
-export const UNREADABLE_WARNING = 'unreadable-value';
+/**
+ * The one warning of the process about unreadable values (the tracing API's guards write it too),
+ * so a placeholder never appears unexplained.
+ */
+export function warnUnreadableOnce(reason: string): void {
+  const line = `a value given to obs could not be read (${reason}); it is recorded as a placeholder. Further such values are not logged.`;
+  logger.warnOnce('unreadable-value', line);
+}
 
 function typeName(value: object, fallback: string): string {
   try {
@@ -347,9 +347,7 @@ class CarefulWriter {
           return;
         }
         // A string longer than what is left is cut before it is escaped: no huge copy.
-        this.emit(
-          JSON.stringify(value.length > this.maxChars - this.length ? value.slice(0, Math.max(0, this.maxChars - this.length)) : value),
-        );
+        this.emit(JSON.stringify(value.slice(0, Math.max(0, this.maxChars - this.length))));
         return;
       }
       case 'number':
@@ -366,9 +364,6 @@ class CarefulWriter {
         return;
       case 'function':
         this.emit(JSON.stringify(`[Function ${readOr(() => (value as { name?: unknown }).name, '') || 'anonymous'}]`));
-        return;
-      case 'undefined':
-        this.emit('null');
         return;
     }
     if (value === null) {
