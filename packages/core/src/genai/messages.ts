@@ -69,23 +69,18 @@ export function splitMessage(
   contentOf: (blocks: unknown[]) => unknown,
 ): LlmMessage[] {
   const out: LlmMessage[] = [];
-  const rest: unknown[] = [];
-  const calls: LlmToolCall[] = [];
-  const reasoning: string[] = [];
+  const parts = new MessageParts();
   for (const block of blocks) {
     const kind = sort(block);
-    if (kind === 'content') rest.push(block);
+    if (kind === 'content') parts.other.push(block);
     else if (kind === 'skip') continue;
-    else if ('toolCall' in kind) calls.push(kind.toolCall);
+    else if ('toolCall' in kind) parts.toolCalls.push(kind.toolCall);
     else if ('toolResult' in kind) out.push(kind.toolResult);
-    else reasoning.push(kind.reasoning);
+    else parts.reasoning.push(kind.reasoning);
   }
-  if (rest.length > 0 || calls.length > 0 || reasoning.length > 0 || blocks.length === 0) {
-    const message: LlmMessage = { role, content: contentOf(rest) };
-    if (calls.length > 0) message.tool_calls = calls;
-    if (reasoning.length > 0) message.reasoning = reasoning.join('');
-    out.push(message);
-  }
+  // Tool calls and reasoning as every message has them; the content as `contentOf` reads the blocks.
+  if (parts.other.length + parts.toolCalls.length + parts.reasoning.length > 0 || blocks.length === 0)
+    out.push({ ...parts.message(role), content: contentOf(parts.other) });
   return out;
 }
 
