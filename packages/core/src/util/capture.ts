@@ -35,15 +35,10 @@ export class TextCapture {
       this.dropped += text.length;
       return;
     }
-    const room = this.maxBytes - this.kept;
-    if (text.length > room) {
-      this.parts.push(text.slice(0, room));
-      this.kept += room;
-      this.dropped += text.length - room;
-    } else {
-      this.parts.push(text);
-      this.kept += text.length;
-    }
+    const kept = Math.min(text.length, this.maxBytes - this.kept);
+    this.parts.push(text.slice(0, kept));
+    this.kept += kept;
+    this.dropped += text.length - kept;
   }
 
   /** Whether anything was captured. */
