@@ -10,8 +10,6 @@ import { truncateText } from '../util/capture.js';
 import { describeBinaryObject, reasonOf, safeStringify, unserialisable, warnUnreadableOnce } from '../util/serialize.js';
 import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
 
-export { reasonOf, unserialisable };
-
 /** One warning per process for all unreadable values. */
 export function warnUnreadable(what: string, err: unknown): void {
   warnUnreadableOnce(`${what}: ${reasonOf(err)}`);

@@ -100,7 +100,7 @@ export function toAttributeString(value: unknown, hooks?: SerializeHooks): strin
 
 /** `[binary N bytes, type]` for binary data, undefined for anything else. O(1): the bytes are never read. */
 export function describeBinaryObject(value: object): string | undefined {
-  if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes, ${typeName(value, 'TypedArray')}]`;
+  if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes, ${readOr(() => value.constructor?.name, '') || 'TypedArray'}]`;
   const tag = Object.prototype.toString.call(value);
   if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
     return `[binary ${(value as ArrayBuffer).byteLength} bytes, ${tag.slice(8, -1)}]`;
@@ -192,15 +192,6 @@ export function unserialisable(reason: string): string {
 export function warnUnreadableOnce(reason: string): void {
   const line = `a value given to obs could not be read (${reason}); it is recorded as a placeholder. Further such values are not logged.`;
   logger.warnOnce('unreadable-value', line);
-}
-
-function typeName(value: object, fallback: string): string {
-  try {
-    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-    return typeof name === 'string' && name !== '' ? name : fallback;
-  } catch {
-    return fallback;
-  }
 }
 
 /**
@@ -473,7 +464,8 @@ function* ownEntries(obj: object): Generator<[string, unknown]> {
   }
 }
 
-function readOr<T>(read: () => unknown, fallback: T): T {
+/** What `read` gives when it is of `fallback`'s type, else (or when it throws) `fallback`. */
+export function readOr<T>(read: () => unknown, fallback: T): T {
   try {
     const v = read();
     return typeof v === typeof fallback ? (v as T) : fallback;
