@@ -86,7 +86,7 @@ export function readSemconvSpan(span: ReadableSpan, operation: string): ObsReadi
     out.set(ObsAttributes.OBSERVATION_MODEL_PARAMETERS, modelParameters(params));
     out.set(ObsAttributes.OBSERVATION_USAGE_DETAILS, usage(attrs));
     const firstChunk = attrs['gen_ai.response.time_to_first_chunk'] ?? attrs['gen_ai.client.operation.time_to_first_chunk'];
-    completionStartAfter(span, secondsToMs(firstChunk), out);
+    completionStartAfter(span, typeof firstChunk === 'number' ? firstChunk * 1000 : undefined, out);
   }
   if (type === 'generation') readStreamProgress(span, unfinished, out);
   if (type === 'embedding' || type === 'chain')
@@ -156,8 +156,4 @@ function usage(attrs: Attributes): Record<string, number> | undefined {
       audio: attrs['gen_ai.usage.audio.output_tokens'],
     },
   });
-}
-
-function secondsToMs(v: unknown): number | undefined {
-  return typeof v === 'number' ? v * 1000 : undefined;
 }

@@ -1,8 +1,8 @@
 /**
- * What the two readings of LLM library spans (the AI SDK's `ai.*`, OTel GenAI `gen_ai.*`) share:
- * attribute parsing, the obs attributes they write (never over ones the span already has), the
- * level a failed or cut-off call gets, time-to-first-chunk as `completion_start_time`, and what a
- * cancelled stream delivered before its span ended.
+ * What the readings of LLM library spans (the AI SDK's `ai.*`, OTel GenAI `gen_ai.*`, OpenInference)
+ * share: the obs attributes they write (never over ones the span already has), model parameters,
+ * the level a failed or cut-off call gets, time-to-first-chunk as `completion_start_time`, and what
+ * a cancelled stream delivered before its span ended.
  */
 import { SpanStatusCode, type Attributes, type AttributeValue, type HrTime } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
