@@ -11,6 +11,7 @@ import { aiSdkMessages, aiSdkPrompt, aiSdkToolCalls, assistantMessage, parseJson
 import {
   completionStartAfter,
   completionStartAt,
+  GENAI_PARAMETER_NAMES,
   markUnfinished,
   modelParameters,
   ObsReading,
@@ -22,13 +23,10 @@ import { usageDetails } from './usage.js';
 
 /** The AI SDK's call settings under the names GenAI semantic conventions give them. */
 const SETTING_NAMES: Record<string, string> = {
+  ...GENAI_PARAMETER_NAMES,
   maxOutputTokens: 'max_tokens',
-  maxTokens: 'max_tokens',
-  topP: 'top_p',
-  topK: 'top_k',
   frequencyPenalty: 'frequency_penalty',
   presencePenalty: 'presence_penalty',
-  stopSequences: 'stop_sequences',
 };
 
 /** Calls that run the model (and tools) for the caller: read as agents. */

@@ -39,6 +39,14 @@ export function parseJsonArray(value: AttributeValue | undefined): unknown {
   return Array.isArray(value) ? value.map((v) => parseJson(v as AttributeValue)) : parseJson(value);
 }
 
+/** camelCase parameter names (the AI SDK's settings, Bedrock's `inferenceConfig`) as GenAI conventions spell them. */
+export const GENAI_PARAMETER_NAMES: Record<string, string> = {
+  maxTokens: 'max_tokens',
+  topP: 'top_p',
+  topK: 'top_k',
+  stopSequences: 'stop_sequences',
+};
+
 /** Model parameters: `[name, value]` pairs, renamed by `names`, undefined values left out; undefined when none is left. */
 export function modelParameters(pairs: Iterable<readonly [string, unknown]>, names?: Record<string, string>): Dict | undefined {
   let params: Dict | undefined;
