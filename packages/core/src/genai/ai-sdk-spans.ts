@@ -7,13 +7,14 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
-import { aiSdkMessages, aiSdkPrompt, aiSdkToolCalls, assistantMessage } from './messages.js';
+import { aiSdkMessages, aiSdkPrompt, aiSdkToolCalls, assistantMessage, parseJson } from './messages.js';
 import {
   completionStartAfter,
   completionStartAt,
+  GENAI_PARAMETER_NAMES,
   markUnfinished,
+  modelParameters,
   ObsReading,
-  parseJson,
   parseJsonArray,
   readError,
   readStreamProgress,
@@ -22,13 +23,10 @@ import { usageDetails } from './usage.js';
 
 /** The AI SDK's call settings under the names GenAI semantic conventions give them. */
 const SETTING_NAMES: Record<string, string> = {
+  ...GENAI_PARAMETER_NAMES,
   maxOutputTokens: 'max_tokens',
-  maxTokens: 'max_tokens',
-  topP: 'top_p',
-  topK: 'top_k',
   frequencyPenalty: 'frequency_penalty',
   presencePenalty: 'presence_penalty',
-  stopSequences: 'stop_sequences',
 };
 
 /** Calls that run the model (and tools) for the caller: read as agents. */
@@ -104,15 +102,9 @@ function answer(attrs: Attributes): unknown {
 }
 
 function settings(attrs: Attributes): Record<string, unknown> | undefined {
-  const params: Record<string, unknown> = {};
-  let any = false;
-  for (const key in attrs) {
-    if (!key.startsWith('ai.settings.') || key === 'ai.settings.maxRetries') continue;
-    const name = key.slice('ai.settings.'.length);
-    params[SETTING_NAMES[name] ?? name] = attrs[key];
-    any = true;
-  }
-  return any ? params : undefined;
+  const keys = Object.keys(attrs).filter((key) => key.startsWith('ai.settings.') && key !== 'ai.settings.maxRetries');
+  const pairs = keys.map((key) => [key.slice('ai.settings.'.length), attrs[key]] as const);
+  return modelParameters(pairs, SETTING_NAMES);
 }
 
 /**

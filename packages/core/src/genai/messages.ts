@@ -33,16 +33,20 @@ export function toolCall(id: unknown, name: unknown, args: unknown): LlmToolCall
   return { id, name, args: parseJsonValue(args) };
 }
 
-/** The text's JSON value when `value` is JSON text of an object or array, else `value` itself. */
-export function parseJsonValue(value: unknown): unknown {
+/** A JSON text's value (a JSON attribute's); anything else, and text that is not JSON, as it is. */
+export function parseJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  const first = value.trimStart()[0];
-  if (first !== '{' && first !== '[') return value;
   try {
     return JSON.parse(value);
   } catch {
     return value;
   }
+}
+
+/** The text's JSON value when `value` is JSON text of an object or array, else `value` itself. */
+export function parseJsonValue(value: unknown): unknown {
+  const first = typeof value === 'string' ? value.trimStart()[0] : undefined;
+  return first === '{' || first === '[' ? parseJson(value) : value;
 }
 
 /**
@@ -65,23 +69,18 @@ export function splitMessage(
   contentOf: (blocks: unknown[]) => unknown,
 ): LlmMessage[] {
   const out: LlmMessage[] = [];
-  const rest: unknown[] = [];
-  const calls: LlmToolCall[] = [];
-  const reasoning: string[] = [];
+  const parts = new MessageParts();
   for (const block of blocks) {
     const kind = sort(block);
-    if (kind === 'content') rest.push(block);
+    if (kind === 'content') parts.other.push(block);
     else if (kind === 'skip') continue;
-    else if ('toolCall' in kind) calls.push(kind.toolCall);
+    else if ('toolCall' in kind) parts.toolCalls.push(kind.toolCall);
     else if ('toolResult' in kind) out.push(kind.toolResult);
-    else reasoning.push(kind.reasoning);
+    else parts.reasoning.push(kind.reasoning);
   }
-  if (rest.length > 0 || calls.length > 0 || reasoning.length > 0 || blocks.length === 0) {
-    const message: LlmMessage = { role, content: contentOf(rest) };
-    if (calls.length > 0) message.tool_calls = calls;
-    if (reasoning.length > 0) message.reasoning = reasoning.join('');
-    out.push(message);
-  }
+  // Tool calls and reasoning as every message has them; the content as `contentOf` reads the blocks.
+  if (parts.other.length + parts.toolCalls.length + parts.reasoning.length > 0 || blocks.length === 0)
+    out.push({ ...parts.message(role), content: contentOf(parts.other) });
   return out;
 }
 

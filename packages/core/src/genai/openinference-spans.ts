@@ -14,8 +14,8 @@ import type { Attributes, AttributeValue } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
 import { type Dict, isDict } from '../util/guards.js';
-import { type LlmMessage, MessageParts, parseJsonValue, systemMessages, toolCall } from './messages.js';
-import { ObsReading, parseJson, readError } from './span-reading.js';
+import { type LlmMessage, MessageParts, parseJson, parseJsonValue, systemMessages, toolCall } from './messages.js';
+import { GENAI_PARAMETER_NAMES, modelParameters, ObsReading, readError } from './span-reading.js';
 import { usageDetails } from './usage.js';
 
 /** obs types of `openinference.span.kind` values. */
@@ -33,14 +33,6 @@ const KINDS: Record<string, ObservationType> = {
 
 /** Invocation parameters that are the call's content or plumbing, not model parameters. */
 const NOT_PARAMETERS = new Set(['model', 'modelId', 'messages', 'system', 'tools', 'stream', 'stream_options', 'input', 'prompt']);
-
-/** Parameter names as GenAI conventions spell them (Bedrock's `inferenceConfig` is camelCase). */
-const PARAMETER_NAMES: Record<string, string> = {
-  maxTokens: 'max_tokens',
-  topP: 'top_p',
-  topK: 'top_k',
-  stopSequences: 'stop_sequences',
-};
 
 /** Reads an OpenInference span; `undefined` for span kinds obs has no reading of. */
 export function readOpenInferenceSpan(span: ReadableSpan, kind: string): ObsReading | undefined {
@@ -174,14 +166,8 @@ function imagePart(image: unknown): unknown {
 
 function parameters(params: unknown): Record<string, unknown> | undefined {
   if (!isDict(params)) return undefined;
-  const out: Record<string, unknown> = {};
-  let any = false;
-  for (const key in params) {
-    if (NOT_PARAMETERS.has(key) || params[key] === undefined) continue;
-    out[PARAMETER_NAMES[key] ?? key] = params[key];
-    any = true;
-  }
-  return any ? out : undefined;
+  const pairs = Object.entries(params).filter(([key]) => !NOT_PARAMETERS.has(key));
+  return modelParameters(pairs, GENAI_PARAMETER_NAMES);
 }
 
 /**

@@ -11,12 +11,12 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
-import { semconvMessages, systemMessages } from './messages.js';
+import { parseJson, semconvMessages, systemMessages } from './messages.js';
 import {
   completionStartAfter,
   markUnfinished,
+  modelParameters,
   ObsReading,
-  parseJson,
   parseJsonArray,
   readError,
   readStreamProgress,
@@ -82,10 +82,11 @@ export function readSemconvSpan(span: ReadableSpan, operation: string): ObsReadi
   }
   if (type === 'generation' || type === 'embedding') {
     out.set(ObsAttributes.OBSERVATION_MODEL, attrs['gen_ai.response.model'] ?? attrs['gen_ai.request.model']);
-    out.set(ObsAttributes.OBSERVATION_MODEL_PARAMETERS, parameters(attrs));
+    const params = REQUEST_PARAMETERS.map((key) => [key, attrs[`gen_ai.request.${key}`]] as const);
+    out.set(ObsAttributes.OBSERVATION_MODEL_PARAMETERS, modelParameters(params));
     out.set(ObsAttributes.OBSERVATION_USAGE_DETAILS, usage(attrs));
     const firstChunk = attrs['gen_ai.response.time_to_first_chunk'] ?? attrs['gen_ai.client.operation.time_to_first_chunk'];
-    completionStartAfter(span, secondsToMs(firstChunk), out);
+    completionStartAfter(span, typeof firstChunk === 'number' ? firstChunk * 1000 : undefined, out);
   }
   if (type === 'generation') readStreamProgress(span, unfinished, out);
   if (type === 'embedding' || type === 'chain')
@@ -129,18 +130,6 @@ function outputMessage(attrs: Attributes): unknown {
   return messages.length === 1 ? messages[0] : messages;
 }
 
-function parameters(attrs: Attributes): Record<string, unknown> | undefined {
-  const params: Record<string, unknown> = {};
-  let any = false;
-  for (const key of REQUEST_PARAMETERS) {
-    const v = attrs[`gen_ai.request.${key}`];
-    if (v === undefined) continue;
-    params[key] = v;
-    any = true;
-  }
-  return any ? params : undefined;
-}
-
 /**
  * `gen_ai.usage.input_tokens` counts cached input and every modality too (semantic conventions;
  * the AI SDK reports its input total), so cache reads and writes and audio, image and video input
@@ -167,8 +156,4 @@ function usage(attrs: Attributes): Record<string, number> | undefined {
       audio: attrs['gen_ai.usage.audio.output_tokens'],
     },
   });
-}
-
-function secondsToMs(v: unknown): number | undefined {
-  return typeof v === 'number' ? v * 1000 : undefined;
 }

@@ -1,15 +1,16 @@
 /**
- * What the two readings of LLM library spans (the AI SDK's `ai.*`, OTel GenAI `gen_ai.*`) share:
- * attribute parsing, the obs attributes they write (never over ones the span already has), the
- * level a failed or cut-off call gets, time-to-first-chunk as `completion_start_time`, and what a
- * cancelled stream delivered before its span ended.
+ * What the readings of LLM library spans (the AI SDK's `ai.*`, OTel GenAI `gen_ai.*`, OpenInference)
+ * share: the obs attributes they write (never over ones the span already has), model parameters,
+ * the level a failed or cut-off call gets, time-to-first-chunk as `completion_start_time`, and what
+ * a cancelled stream delivered before its span ended.
  */
 import { SpanStatusCode, type Attributes, type AttributeValue, type HrTime } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes } from '../tracing/attributes.js';
+import type { Dict } from '../util/guards.js';
 import { toAttributeString } from '../util/serialize.js';
 import { streamProgress } from './ai-sdk-stream.js';
-import { assistantMessage } from './messages.js';
+import { assistantMessage, parseJson } from './messages.js';
 
 /** Status message of a model call or agent that ended before the model finished. */
 export const UNFINISHED_MESSAGE = 'ended before the model finished (aborted or cancelled)';
@@ -33,19 +34,24 @@ export class ObsReading {
   }
 }
 
-/** A JSON attribute's value; text that is not JSON is returned as it is. */
-export function parseJson(value: AttributeValue | undefined): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
 /** An array attribute of JSON texts (`ai.values`) as values. */
 export function parseJsonArray(value: AttributeValue | undefined): unknown {
   return Array.isArray(value) ? value.map((v) => parseJson(v as AttributeValue)) : parseJson(value);
+}
+
+/** camelCase parameter names (the AI SDK's settings, Bedrock's `inferenceConfig`) as GenAI conventions spell them. */
+export const GENAI_PARAMETER_NAMES: Record<string, string> = {
+  maxTokens: 'max_tokens',
+  topP: 'top_p',
+  topK: 'top_k',
+  stopSequences: 'stop_sequences',
+};
+
+/** Model parameters: `[name, value]` pairs, renamed by `names`, undefined values left out; undefined when none is left. */
+export function modelParameters(pairs: Iterable<readonly [string, unknown]>, names?: Record<string, string>): Dict | undefined {
+  let params: Dict | undefined;
+  for (const [name, value] of pairs) if (value !== undefined) (params ??= {})[names?.[name] ?? name] = value;
+  return params;
 }
 
 /** Level ERROR and the status message for a span whose status is ERROR. */

@@ -5,20 +5,14 @@
  */
 import type { Attributes, Span } from '@opentelemetry/api';
 import { ObsAttributes, type ObservationType } from './attributes.js';
-import { logger } from '../util/logger.js';
 import { moveCapturedBinaries } from './media-capture.js';
 import { truncateText } from '../util/capture.js';
-import { describeBinaryObject, reasonOf, safeStringify, UNREADABLE_WARNING, unserialisable } from '../util/serialize.js';
+import { describeBinaryObject, reasonOf, safeStringify, unserialisable, warnUnreadableOnce } from '../util/serialize.js';
 import { toSpanAttributes, writeSpanAttributes, type ObsObservationAttributes } from './observation-attributes.js';
-
-export { reasonOf, unserialisable };
 
 /** One warning per process for all unreadable values. */
 export function warnUnreadable(what: string, err: unknown): void {
-  logger.warnOnce(
-    UNREADABLE_WARNING,
-    `a value given to obs could not be read (${what}: ${reasonOf(err)}); it is recorded as a placeholder. Further such values are not logged.`,
-  );
+  warnUnreadableOnce(`${what}: ${reasonOf(err)}`);
 }
 
 /** Longest name made from a value that is not a string. */

@@ -4,7 +4,8 @@ import { logger } from '../util/logger.js';
 import type { ObsObservation } from './observation.js';
 import type { ObsObservationAttributes } from './observation-attributes.js';
 import { isAsyncIterator, isReadableStream, isThenable } from '../util/guards.js';
-import { reasonOf, safeName, safeOptions, unserialisable, warnUnreadable } from './hostile-input.js';
+import { readOr, reasonOf, unserialisable } from '../util/serialize.js';
+import { safeName, safeOptions, warnUnreadable } from './hostile-input.js';
 import { activeContextFor, startObservation } from './start.js';
 import {
   DEFAULT_STREAM_CAPTURE_CHARS,
@@ -91,12 +92,7 @@ export function observe<F extends (...args: any[]) => any>(fn: F, rawOptions: Ob
 }
 
 function fnName(fn: unknown): string {
-  try {
-    const n = (fn as { name?: unknown }).name;
-    return typeof n === 'string' && n !== '' ? n : 'anonymous';
-  } catch {
-    return 'anonymous';
-  }
+  return readOr(() => (fn as { name?: unknown }).name, '') || 'anonymous';
 }
 
 function handleResult(result: unknown, obs: ObsObservation, ctx: Context, captureOutput: boolean, hooks?: ObserveHooks): unknown {
@@ -104,10 +100,8 @@ function handleResult(result: unknown, obs: ObsObservation, ctx: Context, captur
   const end = endObservationOnStreamEnd(obs, captureOutput, recordError);
   // A stream whose output is not recorded is passed through without collecting its chunks.
   const maxChars = captureOutput ? DEFAULT_STREAM_CAPTURE_CHARS : 0;
-  const custom = hooks?.wrapResult?.(result, end, ctx);
-  if (custom !== undefined) return custom;
-  if (isAsyncIterator(result)) return wrapAsyncGenerator(result, ctx, end, maxChars);
-  if (isReadableStream(result)) return wrapReadableStream(result, end, maxChars);
+  const streamed = handleStreamOnly(result, ctx, end, maxChars, hooks);
+  if (streamed !== undefined) return streamed;
   if (isThenable(result)) {
     return Promise.resolve(result).then(
       (value) => {

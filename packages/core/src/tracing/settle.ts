@@ -1,20 +1,13 @@
 /** Ends an observation when the value its function returned settles (sync, Promise or thenable). */
-import type { Span } from '@opentelemetry/api';
 import { isThenable } from '../util/guards.js';
+import type { ObsObservation } from './observation.js';
 import { recordErrorOnSpan } from './record-error.js';
 
-/** What `endWhenSettled` needs of an observation. */
-interface Endable {
-  readonly otelSpan: Span;
-  end(): void;
-}
-
 /** Ends `obs` when a sync value is returned or a thenable settles; errors are recorded. */
-export function endWhenSettled<T>(result: T, obs: Endable, onValue?: (value: unknown) => void): T {
+export function endWhenSettled<T>(result: T, obs: ObsObservation): T {
   if (isThenable(result)) {
     return result.then(
       (value: unknown) => {
-        onValue?.(value);
         obs.end();
         return value;
       },
@@ -25,7 +18,6 @@ export function endWhenSettled<T>(result: T, obs: Endable, onValue?: (value: unk
       },
     ) as T;
   }
-  onValue?.(result);
   obs.end();
   return result;
 }

@@ -77,8 +77,5 @@ function delegateOf(provider: TracerProvider): TracerProvider {
  * processors, `ObsSpanProcessor` included). Resolves at once when there is no SDK provider.
  */
 export async function flushObsSpans(): Promise<void> {
-  const provider = ((globalThis as Slot)[PROVIDER_SLOT] ?? delegateOf(trace.getTracerProvider())) as TracerProvider & {
-    forceFlush?: () => Promise<void>;
-  };
-  await provider.forceFlush?.();
+  await (obsProvider() as TracerProvider & { forceFlush?: () => Promise<void> }).forceFlush?.();
 }

@@ -23,12 +23,9 @@ export class TextCapture {
     }
     let text: string;
     if (typeof chunk === 'string') text = chunk;
-    else if (chunk instanceof Uint8Array) {
+    else if (chunk instanceof Uint8Array || chunk instanceof ArrayBuffer) {
       this.decoder ??= new TextDecoder();
       text = this.decoder.decode(chunk, { stream: true });
-    } else if (chunk instanceof ArrayBuffer) {
-      this.decoder ??= new TextDecoder();
-      text = this.decoder.decode(new Uint8Array(chunk), { stream: true });
     } else text = typeof chunk === 'object' ? (JSON.stringify(chunk) ?? '') : String(chunk);
     this.append(text);
   }
@@ -38,15 +35,10 @@ export class TextCapture {
       this.dropped += text.length;
       return;
     }
-    const room = this.maxBytes - this.kept;
-    if (text.length > room) {
-      this.parts.push(text.slice(0, room));
-      this.kept += room;
-      this.dropped += text.length - room;
-    } else {
-      this.parts.push(text);
-      this.kept += text.length;
-    }
+    const kept = Math.min(text.length, this.maxBytes - this.kept);
+    this.parts.push(text.slice(0, kept));
+    this.kept += kept;
+    this.dropped += text.length - kept;
   }
 
   /** Whether anything was captured. */

@@ -53,7 +53,8 @@ function toStderr(m: string, args: unknown[]): boolean {
 let sink: ObsLogger = consoleSink;
 const onceKeys = new Set<string>();
 
-function enabled(l: LogLevel): boolean {
+/** Whether lines of this level are written now (to skip building lines nobody will see). */
+export function logLevelEnabled(l: LogLevel): boolean {
   level ??= envLevel();
   return ORDER[l] >= ORDER[level];
 }
@@ -69,16 +70,16 @@ const prefixed = (m: string) => {
 /** The SDK's logger: every line is prefixed `[obs]` (or starts `Obs `) so it can be grepped out of app logs. */
 export const logger: ObsLogger & { warnOnce(key: string, message: string): void; notice(message: string): void } = {
   debug: (m, ...a) => {
-    if (enabled('debug')) sink.debug(prefixed(m), ...a);
+    if (logLevelEnabled('debug')) sink.debug(prefixed(m), ...a);
   },
   info: (m, ...a) => {
-    if (enabled('info')) sink.info(prefixed(m), ...a);
+    if (logLevelEnabled('info')) sink.info(prefixed(m), ...a);
   },
   warn: (m, ...a) => {
-    if (enabled('warn')) sink.warn(prefixed(m), ...a);
+    if (logLevelEnabled('warn')) sink.warn(prefixed(m), ...a);
   },
   error: (m, ...a) => {
-    if (enabled('error')) sink.error(prefixed(m), ...a);
+    if (logLevelEnabled('error')) sink.error(prefixed(m), ...a);
   },
   /**
    * An informational line shown at the default level too (below `error`): obs's start-up line,
@@ -88,7 +89,7 @@ export const logger: ObsLogger & { warnOnce(key: string, message: string): void;
    * logger gets it as `info`.
    */
   notice: (m) => {
-    if (!enabled('warn')) return;
+    if (!logLevelEnabled('warn')) return;
     (sink === console ? consoleSink : sink).info(prefixed(m));
   },
   warnOnce(key, m) {
@@ -107,11 +108,6 @@ function nodeStderr(): { write(text: string): unknown } | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Whether lines of this level are written now (to skip building lines nobody will see). */
-export function logLevelEnabled(l: LogLevel): boolean {
-  return enabled(l);
 }
 
 /** Replace where log lines go and, optionally, the threshold. */

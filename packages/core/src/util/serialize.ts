@@ -28,9 +28,6 @@ export const DEPTH_MARKER = `[truncated by obs: deeper than ${MAX_SERIALISED_DEP
  */
 export const MAX_SERIALISED_CHARS = 1_000_000;
 
-/** Largest medium uploaded: 50 MiB (wire contract 5); the media rule writes a larger one cut (`export/media/media-text.ts`). */
-export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
-
 /**
  * A rule that writes some strings of one value outside its length count: the text written in
  * place of `s` (`s` itself, or a shorter form), or undefined to write `s` as any text. `room` is
@@ -103,7 +100,7 @@ export function toAttributeString(value: unknown, hooks?: SerializeHooks): strin
 
 /** `[binary N bytes, type]` for binary data, undefined for anything else. O(1): the bytes are never read. */
 export function describeBinaryObject(value: object): string | undefined {
-  if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes, ${typeName(value, 'TypedArray')}]`;
+  if (ArrayBuffer.isView(value)) return `[binary ${value.byteLength} bytes, ${readOr(() => value.constructor?.name, '') || 'TypedArray'}]`;
   const tag = Object.prototype.toString.call(value);
   if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
     return `[binary ${(value as ArrayBuffer).byteLength} bytes, ${tag.slice(8, -1)}]`;
@@ -182,28 +179,19 @@ export function reasonOf(err: unknown): string {
   }
 }
 
-/**
- * What an unreadable value is recorded as. The first of the process is said in one warning (the
- * same one the tracing API's guards write), so a placeholder never appears unexplained.
- */
+/** What an unreadable value is recorded as, said in the process's one warning about them. */
 export function unserialisable(reason: string): string {
-  logger.warnOnce(
-    UNREADABLE_WARNING,
-    `a value given to obs could not be read (${reason}); it is recorded as a placeholder. Further such values are not logged.`,
-  );
+  warnUnreadableOnce(reason);
   return `[unserialisable: ${reason}]`;
 }
 
-/** The `warnOnce` key of the one line about unreadable values. */
-export const UNREADABLE_WARNING = 'unreadable-value';
-
-function typeName(value: object, fallback: string): string {
-  try {
-    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
-    return typeof name === 'string' && name !== '' ? name : fallback;
-  } catch {
-    return fallback;
-  }
+/**
+ * The one warning of the process about unreadable values (the tracing API's guards write it too),
+ * so a placeholder never appears unexplained.
+ */
+export function warnUnreadableOnce(reason: string): void {
+  const line = `a value given to obs could not be read (${reason}); it is recorded as a placeholder. Further such values are not logged.`;
+  logger.warnOnce('unreadable-value', line);
 }
 
 /**
@@ -350,9 +338,7 @@ class CarefulWriter {
           return;
         }
         // A string longer than what is left is cut before it is escaped: no huge copy.
-        this.emit(
-          JSON.stringify(value.length > this.maxChars - this.length ? value.slice(0, Math.max(0, this.maxChars - this.length)) : value),
-        );
+        this.emit(JSON.stringify(value.slice(0, Math.max(0, this.maxChars - this.length))));
         return;
       }
       case 'number':
@@ -369,9 +355,6 @@ class CarefulWriter {
         return;
       case 'function':
         this.emit(JSON.stringify(`[Function ${readOr(() => (value as { name?: unknown }).name, '') || 'anonymous'}]`));
-        return;
-      case 'undefined':
-        this.emit('null');
         return;
     }
     if (value === null) {
@@ -481,7 +464,8 @@ function* ownEntries(obj: object): Generator<[string, unknown]> {
   }
 }
 
-function readOr<T>(read: () => unknown, fallback: T): T {
+/** What `read` gives when it is of `fallback`'s type, else (or when it throws) `fallback`. */
+export function readOr<T>(read: () => unknown, fallback: T): T {
   try {
     const v = read();
     return typeof v === typeof fallback ? (v as T) : fallback;

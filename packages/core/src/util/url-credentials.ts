@@ -18,17 +18,16 @@ export function redactUrlCredentials(text: string): string {
  * header, so it could not also send those; `fetch` refuses such URLs outright).
  */
 export function baseUrlProblem(url: string, name = 'baseUrl (OBS_BASE_URL)'): string | undefined {
+  const shown = `${name} "${redactUrlCredentials(url)}"`;
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return `${name} "${redactUrlCredentials(url)}" is not a URL (expected http(s)://host[:port])`;
+    return `${shown} is not a URL (expected http(s)://host[:port])`;
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return `${name} "${redactUrlCredentials(url)}" is not an http or https URL`;
-  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `${shown} is not an http or https URL`;
   if (parsed.username !== '' || parsed.password !== '') {
-    return `${name} "${redactUrlCredentials(url)}" holds a user name or password, which obs cannot send (it authenticates with OBS_PUBLIC_KEY/OBS_SECRET_KEY in the Authorization header); remove them from the URL`;
+    return `${shown} holds a user name or password, which obs cannot send (it authenticates with OBS_PUBLIC_KEY/OBS_SECRET_KEY in the Authorization header); remove them from the URL`;
   }
   return undefined;
 }

@@ -11,7 +11,8 @@
  * `find-media.ts` finds media in the serialised text, a rule of its own (markers, declared types).
  */
 import { TRUNCATION_MARKER } from '../../util/capture.js';
-import { MAX_MEDIA_BYTES, type MediaText } from '../../util/serialize.js';
+import type { MediaText } from '../../util/serialize.js';
+import { MAX_MEDIA_BYTES } from './media-uploads.js';
 
 /**
  * Most characters of base64 media written whole in one value: about the 128 MiB of media bytes

@@ -15,9 +15,9 @@ import type { PostResult } from '../../delivery/post.js';
 import type { SendOutcome } from '../../delivery/outcome.js';
 import { Sender, type Tried } from '../../delivery/sender.js';
 import { logger } from '../../util/logger.js';
-import { MAX_MEDIA_BYTES } from '../../util/serialize.js';
 
-export { MAX_MEDIA_BYTES };
+/** Largest medium uploaded: 50 MiB (wire contract 5); the media rule writes a larger one cut (`media-text.ts`). */
+export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
 
 /** Where and how the uploads go. */
 export interface MediaUploadsOptions {

@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ROOT_CONTEXT, type Context, type ContextManager } from '@opentelemetry/api';
+import { isObject } from '../../util/guards.js';
 
 type Listener = (...args: unknown[]) => unknown;
 type Emitter = Record<string, unknown> & { [BOUND]?: Map<unknown, WeakMap<Listener, Listener>> };
@@ -100,12 +101,6 @@ export class ObsContextManager implements ContextManager {
 }
 
 function isEmitter(target: unknown): target is Emitter {
-  const t = target as Emitter | null;
-  return (
-    typeof t === 'object' &&
-    t !== null &&
-    typeof t.on === 'function' &&
-    typeof t.emit === 'function' &&
-    typeof t.removeListener === 'function'
-  );
+  const t = target as Emitter;
+  return isObject(t) && typeof t.on === 'function' && typeof t.emit === 'function' && typeof t.removeListener === 'function';
 }

@@ -71,9 +71,9 @@ export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
   /** Epoch milliseconds; 0 until ended. */
   endMs = 0;
   private attributeCount = 0;
-  private droppedAttributes = 0;
-  private droppedEvents = 0;
-  private droppedLinks = 0;
+  droppedAttributesCount = 0;
+  droppedEventsCount = 0;
+  droppedLinksCount = 0;
   private startHr: HrTime | undefined;
   private endHr: HrTime | undefined;
   private readonly limits: LightSpanLimits;
@@ -121,7 +121,7 @@ export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
     const attributes = this.attributes;
     if (attributes[key] === undefined) {
       if (this.attributeCount >= this.limits.attributeCountLimit) {
-        this.droppedAttributes++;
+        this.droppedAttributesCount++;
         return this;
       }
       this.attributeCount++;
@@ -139,23 +139,20 @@ export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
 
   addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
     if (this.endMs !== 0) return this;
-    let attributes: Attributes | undefined;
-    if (isTimeInput(attributesOrTime)) {
-      time = isTimeInput(time) ? time : attributesOrTime;
-    } else {
-      attributes = attributesOrTime;
-    }
+    // (name, time) or (name, attributes, time): a time in second place counts when the third is none.
+    const second = timeInputToMs(attributesOrTime as TimeInput);
+    const attributes = second === undefined ? (attributesOrTime as Attributes | undefined) : undefined;
     const limit = this.limits.eventCountLimit;
     if (limit === 0) {
-      this.droppedEvents++;
+      this.droppedEventsCount++;
       return this;
     }
     if (this.events === NO_EVENTS) this.events = [];
     if (this.events.length >= limit) {
       this.events.shift();
-      this.droppedEvents++;
+      this.droppedEventsCount++;
     }
-    const at = (time !== undefined ? timeInputToMs(time) : undefined) ?? nowMs();
+    const at = (time !== undefined ? timeInputToMs(time) : undefined) ?? second ?? nowMs();
     this.events.push({ name, attributes: this.clean(attributes), time: msToHrTime(at), droppedAttributesCount: 0 });
     return this;
   }
@@ -164,13 +161,13 @@ export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
     if (this.endMs !== 0) return this;
     const limit = this.limits.linkCountLimit;
     if (limit === 0) {
-      this.droppedLinks++;
+      this.droppedLinksCount++;
       return this;
     }
     if (this.links === NO_LINKS) this.links = [];
     if (this.links.length >= limit) {
       this.links.shift();
-      this.droppedLinks++;
+      this.droppedLinksCount++;
     }
     const attributes = link.attributes ? this.clean(link.attributes) : undefined;
     this.links.push(attributes && Object.keys(attributes).length > 0 ? { context: link.context, attributes } : { context: link.context });
@@ -244,18 +241,6 @@ export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
     return this.endMs !== 0;
   }
 
-  get droppedAttributesCount(): number {
-    return this.droppedAttributes;
-  }
-
-  get droppedEventsCount(): number {
-    return this.droppedEvents;
-  }
-
-  get droppedLinksCount(): number {
-    return this.droppedLinks;
-  }
-
   /** Valid attributes of an event or link, cut to the value length limit. */
   private clean(attributes: Attributes | undefined): Attributes {
     const out: Attributes = {};
@@ -277,12 +262,4 @@ export class LightSpan implements Span, ReadableSpan, EpochMsSpan {
       return value.map((v) => (typeof v === 'string' && v.length > limit ? v.slice(0, limit) : v)) as AttributeValue;
     return value;
   }
-}
-
-function isTimeInput(v: unknown): v is TimeInput {
-  return (
-    typeof v === 'number' ||
-    v instanceof Date ||
-    (Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number')
-  );
 }

@@ -1,5 +1,7 @@
 import {
   context as api,
+  INVALID_SPAN_CONTEXT,
+  isSpanContextValid,
   SpanKind,
   trace,
   TraceFlags,
@@ -23,7 +25,7 @@ export class LightTracer implements Tracer {
 
   startSpan(name: string, options?: SpanOptions, ctx: Context = api.active()): Span {
     if (options?.root) ctx = trace.deleteSpan(ctx);
-    if (isTracingSuppressed(ctx)) return trace.wrapSpanContext(INVALID);
+    if (isTracingSuppressed(ctx)) return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
     const parentSpan = trace.getSpan(ctx);
     const parent = parentSpan ? parentOf(parentSpan) : undefined;
     const spanId = newSpanId();
@@ -55,15 +57,8 @@ export class LightTracer implements Tracer {
   }
 }
 
-const INVALID: SpanContext = { traceId: '00000000000000000000000000000000', spanId: '0000000000000000', traceFlags: TraceFlags.NONE };
-const HEX_TRACE = /^[0-9a-f]{32}$/i;
-const HEX_SPAN = /^[0-9a-f]{16}$/i;
-
 /** The parent's span context if it is valid; light spans' own contexts are valid by construction. */
 function parentOf(span: Span): SpanContext | undefined {
   const sc = span.spanContext();
-  if (span instanceof LightSpan) return sc;
-  return sc && HEX_TRACE.test(sc.traceId) && HEX_SPAN.test(sc.spanId) && sc.traceId !== INVALID.traceId && sc.spanId !== INVALID.spanId
-    ? sc
-    : undefined;
+  return span instanceof LightSpan || (sc && isSpanContextValid(sc)) ? sc : undefined;
 }
