@@ -50,7 +50,12 @@ export const GENAI_PARAMETER_NAMES: Record<string, string> = {
 /** Model parameters: `[name, value]` pairs, renamed by `names`, undefined values left out; undefined when none is left. */
 export function modelParameters(pairs: Iterable<readonly [string, unknown]>, names?: Record<string, string>): Dict | undefined {
   let params: Dict | undefined;
-  for (const [name, value] of pairs) if (value !== undefined) (params ??= {})[names?.[name] ?? name] = value;
+  for (const [name, value] of pairs) {
+    if (value === undefined) continue;
+    // A span's own names: `constructor` is not `names`' inherited function, `__proto__` not the object's prototype.
+    const key = names && Object.hasOwn(names, name) ? names[name]! : name;
+    Object.defineProperty((params ??= {}), key, { value, enumerable: true, writable: true, configurable: true });
+  }
   return params;
 }
 
