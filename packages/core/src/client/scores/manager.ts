@@ -32,10 +32,12 @@ function activeTarget(needSpanId: boolean): { traceId: string; observationId?: s
   return needSpanId ? { traceId: ctx.traceId, observationId: ctx.spanId } : { traceId: ctx.traceId };
 }
 
-function withTarget(body: unknown, target: { traceId: string; observationId?: string }): unknown {
+/** `body` aimed at `target`, or the problem (`target` a string) that left it without one. */
+function withTarget(body: unknown, target: { traceId: string; observationId?: string } | string): { body: unknown } | { problem: string } {
+  if (typeof target === 'string') return { problem: target };
   // Non-objects pass through unchanged so the validator reports what they really are.
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  return { ...(body as object), sessionId: undefined, datasetRunId: undefined, ...target };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { body };
+  return { body: { ...(body as object), sessionId: undefined, datasetRunId: undefined, ...target } };
 }
 
 /**
@@ -52,34 +54,22 @@ export class ScoreManager {
 
   /** Queues a score of `observation` (its `id` and `traceId`). */
   observation(observation: ScoreTarget, body: TargetedScoreBody): void {
-    this.accept(() => {
-      const target = targetOf(observation, true);
-      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
-    });
+    this.accept(() => withTarget(body, targetOf(observation, true)));
   }
 
   /** Queues a score of the trace `observation` belongs to. */
   trace(observation: Pick<ScoreTarget, 'traceId'>, body: TargetedScoreBody): void {
-    this.accept(() => {
-      const target = targetOf(observation, false);
-      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
-    });
+    this.accept(() => withTarget(body, targetOf(observation, false)));
   }
 
   /** Queues a score of the active span (OpenTelemetry context). */
   activeObservation(body: TargetedScoreBody): void {
-    this.accept(() => {
-      const target = activeTarget(true);
-      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
-    });
+    this.accept(() => withTarget(body, activeTarget(true)));
   }
 
   /** Queues a score of the trace of the active span. */
   activeTrace(body: TargetedScoreBody): void {
-    this.accept(() => {
-      const target = activeTarget(false);
-      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
-    });
+    this.accept(() => withTarget(body, activeTarget(false)));
   }
 
   /**
