@@ -136,7 +136,7 @@ export class OutageLog {
   settle(final: boolean): void {
     if (this.outage?.healthySince !== undefined) this.recovered();
     if (!final) return;
-    if (this.outage !== undefined && this.outage.dropped > this.outage.droppedSaid) this.report(Date.now());
+    if (this.outage !== undefined && this.outage.dropped > this.outage.droppedSaid) this.report(this.outage, Date.now());
     this.sayUnsaidLosses();
   }
 
@@ -179,12 +179,10 @@ export class OutageLog {
 
   private reportIfDue(now: number): void {
     if (this.outage === undefined || now - this.outage.lastReportAt < this.every) return;
-    this.report(now);
+    this.report(this.outage, now);
   }
 
-  private report(now: number): void {
-    const outage = this.outage;
-    if (outage === undefined) return;
+  private report(outage: Outage, now: number): void {
     outage.lastReportAt = now;
     outage.droppedSaid = outage.dropped;
     const seconds = Math.round((now - outage.since) / 1000);
