@@ -607,15 +607,8 @@ export class Sender implements DeliveryKind {
         const done = joined(job.done, parts.length);
         const halves = parts.map((p): Job => {
           this.account.add(p.items, p.body.byteLength);
-          return {
-            items: p.items,
-            bytes: p.body.byteLength,
-            body: p.body,
-            attempts: job.attempts,
-            failedSince: job.failedSince,
-            readyAt: 0,
-            done,
-          };
+          // Its attempts and first failure go on in each half (it has not ended: `prepare` checked).
+          return { ...job, items: p.items, bytes: p.body.byteLength, body: p.body, readyAt: 0, done };
         });
         this.remove(job, false);
         job.ended = true;
