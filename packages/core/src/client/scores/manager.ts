@@ -77,25 +77,23 @@ export class ScoreManager {
    * after `timeoutMs` (default: the client's `shutdownTimeout`; one line says what is still
    * buffered, and it stays buffered and retried). Never rejects.
    */
-  async flush(options?: DrainTimeoutOptions): Promise<void> {
-    const queue = this.config.queue;
-    if (!queue) return;
-    try {
-      await drainWithin([queue], timeoutOf(options, this.config.timeoutMs), { mode: 'flush', label: 'score flush' });
-    } catch (err) {
-      logger.error(`Obs score flush failed: ${describeError(err)}`);
-    }
+  flush(options?: DrainTimeoutOptions): Promise<void> {
+    return this.drain('flush', options);
   }
 
   /** Stops the flush timer and flushes within `timeoutMs`; what is left then is dropped (one line). */
-  async shutdown(options?: DrainTimeoutOptions): Promise<void> {
+  shutdown(options?: DrainTimeoutOptions): Promise<void> {
+    return this.drain('shutdown', options);
+  }
+
+  private async drain(mode: 'flush' | 'shutdown', options: DrainTimeoutOptions | undefined): Promise<void> {
     const queue = this.config.queue;
     if (!queue) return;
     try {
-      queue.close();
-      await drainWithin([queue], timeoutOf(options, this.config.timeoutMs), { mode: 'shutdown', label: 'score shutdown' });
+      if (mode === 'shutdown') queue.close();
+      await drainWithin([queue], timeoutOf(options, this.config.timeoutMs), { mode, label: `score ${mode}` });
     } catch (err) {
-      logger.error(`Obs score shutdown failed: ${describeError(err)}`);
+      logger.error(`Obs score ${mode} failed: ${describeError(err)}`);
     }
   }
 
