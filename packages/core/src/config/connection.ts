@@ -11,12 +11,8 @@ export interface ObsConnectionOptions {
   baseUrl?: string;
 }
 
-/** Resolved connection settings; `ok` is false when something needed is missing or unusable. */
-export interface ResolvedConnection {
-  publicKey?: string;
-  secretKey?: string;
-  /** Undefined when missing or unusable (see `problem`). */
-  baseUrl?: string;
+/** Resolved connection settings; `ok` is false when something needed is missing or unusable (an unusable `baseUrl` is left out). */
+export interface ResolvedConnection extends ObsConnectionOptions {
   ok: boolean;
   /** What is missing. */
   missing: string[];

@@ -27,8 +27,7 @@ export function readEnv(name: string, options?: { raw?: boolean }): string | und
 
 /** Reads a positive number from the environment; anything else is `undefined`. */
 export function readEnvNumber(name: string): number | undefined {
-  const v = readEnv(name);
-  if (v === undefined) return undefined;
-  const n = Number(v);
+  // Unset reads as NaN, which is no positive number either.
+  const n = Number(readEnv(name));
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }

@@ -10,8 +10,6 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Range and shape of a numeric option. */
 export interface NumberRule {
-  /** Smallest valid value (inclusive); default 0 exclusive, see `allowZero`. */
-  min?: number;
   /** Largest value; larger ones are clamped to it (no warning). */
   max?: number;
   /** Rounded down to an integer. */
@@ -26,18 +24,13 @@ export interface NumberRule {
  */
 export function numberOption(name: string, value: unknown, fallback: number, rule: NumberRule = {}): number {
   if (value === undefined) return fallback;
-  const ok =
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    (rule.allowZero ? value >= 0 : value > 0) &&
-    (rule.min === undefined || value >= rule.min);
-  if (!ok) {
+  if (typeof value !== 'number' || !Number.isFinite(value) || (rule.allowZero ? value < 0 : value <= 0)) {
     logger.warn(
       `option ${name} must be a ${rule.allowZero ? 'non-negative' : 'positive'} number, got ${describe(value)}; using ${fallback}`,
     );
     return fallback;
   }
-  let n = value as number;
+  let n = value;
   if (rule.integer) n = Math.max(rule.allowZero ? 0 : 1, Math.floor(n));
   if (rule.max !== undefined && n > rule.max) n = rule.max;
   return n;

@@ -102,13 +102,8 @@ export function httpSend(doFetch?: typeof fetch): Send {
   };
 }
 
-interface OnceOptions {
-  method: string;
+interface OnceOptions extends Omit<HttpRequest, 'url'> {
   to: URL;
-  headers: Record<string, string>;
-  body?: Uint8Array;
-  timeoutMs: number;
-  signal: AbortSignal;
   /** Read the body of every answer (not only of errors). */
   readAll: boolean;
 }

@@ -2,10 +2,11 @@
  * What a sender says about failures, in a bounded number of lines: one when an outage starts
  * (with the reason), at most one per `reportEveryMs` while it lasts (buffered and dropped counts,
  * and how often it came back and failed again), and one once it has recovered, said only after
- * the server stayed healthy for `quietMs` (a collector flapping every 500 ms is one outage, not a
- * pair of lines per flap). A loss outside an outage is said at once, and losses of the same kind
- * within `reportEveryMs` after it are summed into one later line. Whatever is held back is said
- * by `settle()`, when a flush or shutdown ends, or by its one timer, so nothing is lost silently.
+ * the server stayed healthy for `RECOVERY_QUIET_MS` (a collector flapping every 500 ms is one
+ * outage, not a pair of lines per flap). A loss outside an outage is said at once, and losses of
+ * the same kind within `reportEveryMs` after it are summed into one later line. Whatever is held
+ * back is said by `settle()`, when a flush or shutdown ends, or by its one timer, so nothing is
+ * lost silently.
  */
 import { logger } from '../util/logger.js';
 import { unref } from '../util/unref.js';
@@ -25,8 +26,6 @@ export interface OutageLogOptions {
   buffered(): number;
   /** Between "still failing" lines, and between lines of losses outside an outage; default 30 s. */
   reportEveryMs?: number;
-  /** Healthy time before "recovered" is said; default 5 s. */
-  quietMs?: number;
 }
 
 /** One outage, from its first failure until its recovery is said. */
@@ -136,7 +135,7 @@ export class OutageLog {
   settle(final: boolean): void {
     if (this.outage?.healthySince !== undefined) this.recovered();
     if (!final) return;
-    if (this.outage !== undefined && this.outage.dropped > this.outage.droppedSaid) this.report(Date.now());
+    if (this.outage !== undefined && this.outage.dropped > this.outage.droppedSaid) this.report(this.outage, Date.now());
     this.sayUnsaidLosses();
   }
 
@@ -144,8 +143,7 @@ export class OutageLog {
   private arm(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const quietMs = this.o.quietMs ?? RECOVERY_QUIET_MS;
-    let at = this.outage?.healthySince !== undefined ? this.outage.healthySince + quietMs : Number.POSITIVE_INFINITY;
+    let at = this.outage?.healthySince !== undefined ? this.outage.healthySince + RECOVERY_QUIET_MS : Number.POSITIVE_INFINITY;
     for (const loss of this.losses.values()) if (loss.unsaid > 0) at = Math.min(at, loss.saidAt + this.every);
     if (at === Number.POSITIVE_INFINITY) return;
     this.timer = unref(
@@ -154,7 +152,7 @@ export class OutageLog {
           this.timer = undefined;
           const now = Date.now();
           const healthy = this.outage?.healthySince;
-          if (healthy !== undefined && now - healthy >= quietMs) this.recovered();
+          if (healthy !== undefined && now - healthy >= RECOVERY_QUIET_MS) this.recovered();
           if ([...this.losses.values()].some((l) => l.unsaid > 0 && now - l.saidAt >= this.every)) this.sayUnsaidLosses();
           this.arm();
         },
@@ -179,12 +177,10 @@ export class OutageLog {
 
   private reportIfDue(now: number): void {
     if (this.outage === undefined || now - this.outage.lastReportAt < this.every) return;
-    this.report(now);
+    this.report(this.outage, now);
   }
 
-  private report(now: number): void {
-    const outage = this.outage;
-    if (outage === undefined) return;
+  private report(outage: Outage, now: number): void {
     outage.lastReportAt = now;
     outage.droppedSaid = outage.dropped;
     const seconds = Math.round((now - outage.since) / 1000);

@@ -272,17 +272,7 @@ export class Sender implements DeliveryKind {
       done(false);
       return;
     }
-    const settle = this.ledger.begin();
-    const job: Job = {
-      items: count,
-      bytes: body.byteLength,
-      attempts: 0,
-      readyAt: 0,
-      done: (end) => {
-        settle();
-        done(end.ok, end.ok ? undefined : end.reason);
-      },
-    };
+    const job = this.newJob(count, body.byteLength, undefined, (end) => done(end.ok, end.ok ? undefined : end.reason));
     this.account.add(count, body.byteLength);
     this.lineOf(job).push(job);
     this.prepare(
@@ -306,25 +296,32 @@ export class Sender implements DeliveryKind {
     return new Promise((resolve) => {
       const { signal } = request;
       const onAbort = () => this.cancel(job, signal?.reason);
-      const settle = this.ledger.begin();
-      const job: Job = {
-        items: request.held ?? 0,
-        bytes: 0,
-        request,
-        attempts: 0,
-        readyAt: 0,
-        done: (end) => {
-          settle();
-          signal?.removeEventListener('abort', onAbort);
-          resolve(end);
-        },
-      };
+      const job = this.newJob(request.held ?? 0, 0, request, (end) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(end);
+      });
       if (this.round === 'stopped') return this.end(job, gaveUp('abandoned at the deadline'));
       if (signal?.aborted) return this.cancel(job, signal.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.lineOf(job).push(job);
       this.pump();
     });
+  }
+
+  /** A job not tried yet, counted by the ledger until it ends (then `done` runs). */
+  private newJob(items: number, bytes: number, request: Request | undefined, done: (end: End) => void): Job {
+    const settle = this.ledger.begin();
+    return {
+      items,
+      bytes,
+      request,
+      attempts: 0,
+      readyAt: 0,
+      done: (end) => {
+        settle();
+        done(end);
+      },
+    };
   }
 
   // --- the drain's view (`DeliveryKind`) ---------------------------------------------------
@@ -363,12 +360,11 @@ export class Sender implements DeliveryKind {
     this.round = 'stopped';
     clearTimeout(this.timer);
     this.timer = undefined;
-    for (const line of this.lines.values()) {
-      for (const job of line.splice(0)) {
-        if (!job.request) this.account.remove(job.items, job.bytes);
-        this.end(job, gaveUp('abandoned at the deadline'));
-      }
+    for (const job of [...this.lines.values()].flat()) {
+      if (!job.request) this.account.remove(job.items, job.bytes);
+      this.end(job, gaveUp('abandoned at the deadline'));
     }
+    this.lines.clear();
     this.wire.abort(new Error('the drain ran out of time'));
     this.ledger.releaseAll();
     return { unsent: unsent + given.unsent, inFlight: inFlight + given.inFlight, reason: given.reason ?? this.log?.reason };
@@ -387,10 +383,8 @@ export class Sender implements DeliveryKind {
   drainBy(deadline: number): () => void {
     this.state = { ...this.state, deadlines: [...this.state.deadlines, deadline] };
     const now = Date.now();
-    for (const line of this.lines.values()) {
-      for (const job of line) {
-        if (job.readyAt > now) job.readyAt = now + capByDeadlines(job.readyAt - now, this.state.deadlines, now);
-      }
+    for (const job of [...this.lines.values()].flat()) {
+      if (job.readyAt > now) job.readyAt = now + capByDeadlines(job.readyAt - now, this.state.deadlines, now);
     }
     this.pump();
     return () => {
@@ -613,15 +607,8 @@ export class Sender implements DeliveryKind {
         const done = joined(job.done, parts.length);
         const halves = parts.map((p): Job => {
           this.account.add(p.items, p.body.byteLength);
-          return {
-            items: p.items,
-            bytes: p.body.byteLength,
-            body: p.body,
-            attempts: job.attempts,
-            failedSince: job.failedSince,
-            readyAt: 0,
-            done,
-          };
+          // Its attempts and first failure go on in each half (it has not ended: `prepare` checked).
+          return { ...job, items: p.items, bytes: p.body.byteLength, body: p.body, readyAt: 0, done };
         });
         this.remove(job, false);
         job.ended = true;

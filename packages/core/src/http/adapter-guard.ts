@@ -67,13 +67,10 @@ export class AdapterGuard {
     try {
       return await observed(once);
     } catch (err) {
-      if (app === undefined) {
-        this.report(err);
-        return next();
-      }
+      // Only a started app can have failed: an adapter failure before it runs the app plainly.
       if (appFailed && err === appError) throw err;
       this.report(err);
-      return app;
+      return app ?? next();
     }
   }
 

@@ -38,11 +38,7 @@ export function registerAiSdkTelemetry(): () => void {
     if (!ai || major(ai.version) < 7) return noop;
     const registry = globalThis as Registry;
     // The app registered its own: obs only observes the model calls' streams.
-    if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).length > 0)
-      return register(
-        registry,
-        standInFor(() => undefined, registry),
-      );
+    if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).length > 0) return register(registry, standInFor(registry));
     const otel = findPackage(requires, '@ai-sdk/otel');
     if (!otel) {
       // After the start-up code that runs with initObs, which may register an integration itself.
@@ -57,10 +53,7 @@ export function registerAiSdkTelemetry(): () => void {
       return noop;
     }
     logger.debug(`AI SDK ${ai.version}: obs registered @ai-sdk/otel's OpenTelemetry integration (no other was registered)`);
-    return register(
-      registry,
-      standInFor(() => loadIntegration(otel), registry),
-    );
+    return register(registry, standInFor(registry, otel));
   } catch (err) {
     logger.warn(`obs could not register the AI SDK's telemetry integration (${String(err)}); add: ${AI_SDK_TELEMETRY_LINE}`);
     return noop;
@@ -98,10 +91,10 @@ function register(registry: Registry, standIn: Integration): () => void {
 type ExecuteOptions = { execute: () => PromiseLike<unknown> } & Record<string, unknown>;
 
 /**
- * The integration `load` makes on the first read, while it is the only one registered; once the
- * app registers another, only the observer of model calls (`executeLanguageModelCall`).
+ * The integration of `otel` (none without it), loaded on the first read while it is the only one
+ * registered; once the app registers another, only the observer of model calls (`executeLanguageModelCall`).
  */
-function standInFor(load: () => Integration | undefined, registry: Registry): Integration {
+function standInFor(registry: Registry, otel?: FoundPackage): Integration {
   let integration: Integration | undefined;
   let loaded = false;
   const observe = (options: ExecuteOptions) => observeModelCall(options.execute);
@@ -109,13 +102,12 @@ function standInFor(load: () => Integration | undefined, registry: Registry): In
     {},
     {
       get(_target, key) {
-        if ((registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).some((i) => i !== standIn))
-          return key === 'executeLanguageModelCall' ? observe : undefined;
-        if (!loaded) {
+        const alone = !(registry.AI_SDK_TELEMETRY_INTEGRATIONS ?? []).some((i) => i !== standIn);
+        if (alone && !loaded) {
           loaded = true;
-          integration = load();
+          integration = otel && loadIntegration(otel);
         }
-        if (!integration) return key === 'executeLanguageModelCall' ? observe : undefined;
+        if (!alone || !integration) return key === 'executeLanguageModelCall' ? observe : undefined;
         const value = integration[key];
         if (key === 'executeLanguageModelCall')
           return typeof value === 'function'

@@ -16,7 +16,8 @@ import { OBS_PARENT } from '../tracing/span-slots.js';
 
 type Reparentable = object & { parentSpanContext?: SpanContext; parentSpanId?: string; [OBS_PARENT]?: SpanContext | null };
 
-const done = (): Promise<void> => Promise.resolve();
+/** What both processors do besides `onStart`: nothing (they only read and re-point spans). */
+const PASSIVE = { onEnd: () => {}, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() };
 
 export class AppView {
   /** For each span on obs's provider: the nearest ancestor the app has (null: none). */
@@ -27,9 +28,7 @@ export class AppView {
       const parent = trace.getSpan(parentContext);
       this.ancestor.set(span, parent && this.ancestor.has(parent) ? (this.ancestor.get(parent) ?? null) : (parent ?? null));
     },
-    onEnd: () => {},
-    forceFlush: done,
-    shutdown: done,
+    ...PASSIVE,
   };
 
   readonly pointer: SpanProcessor = {
@@ -47,9 +46,7 @@ export class AppView {
         s.parentSpanId = target?.spanId;
       }
     },
-    onEnd: () => {},
-    forceFlush: done,
-    shutdown: done,
+    ...PASSIVE,
   };
 
   /** `ctx` with the app's nearest span active in place of a span on obs's provider. */

@@ -183,13 +183,8 @@ async function request(
       fetch(url, { headers: authorization ? { authorization } : {}, signal: AbortSignal.timeout(timeoutMs) }),
     );
     const receivedAt = Date.now();
-    const text = await res.text().catch(() => '');
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
+    // A body that cannot be read or is not JSON: no body (the server check says it is not obs).
+    const body: unknown = await res.json().catch(() => undefined);
     const date = res.headers.get('date');
     const parsed = date ? Date.parse(date) : Number.NaN;
     return { ok: true, status: res.status, body, sentAt, receivedAt, ...(Number.isFinite(parsed) && { date: parsed }) };

@@ -5,7 +5,7 @@
  * app provider that takes no processors (`isolated`). Also makes sure an async context manager
  * runs, whoever registered the provider.
  */
-import { context, createContextKey, trace, type TracerProvider } from '@opentelemetry/api';
+import { trace, type TracerProvider } from '@opentelemetry/api';
 import { readEnv } from '../config/env.js';
 import { ObsSpanProcessor } from '../export/span-processor.js';
 import { bridgeLlmTracers } from '../tracing/llm-tracer-bridge.js';
@@ -21,7 +21,7 @@ import { logger } from '../util/logger.js';
 import { SDK_VERSION } from '../util/version.js';
 import { AppView } from './app-view-parents.js';
 import type { ObsInitOptions, ObsTracingMode } from './init-options.js';
-import { attachFix, describeProvider } from './provider-info.js';
+import { attachFix, contextManagerActive, describeProvider } from './provider-info.js';
 import { registerYielding, unregisterYielding } from './yielding-registration.js';
 
 /** How obs spans were wired into the process, and how to undo it at shutdown. */
@@ -222,7 +222,5 @@ function attachProcessor(provider: TracerProvider, processor: SpanProcessor): bo
 /** Registers obs's context manager and propagator (yielding) when no working context manager is registered. */
 function ensureContextManager(): void {
   // By behaviour again (minified bundles rename NoopContextManager): does a value survive `with`?
-  const key = createContextKey('obs.probe');
-  const works = context.with(context.active().setValue(key, true), () => context.active().getValue(key) === true);
-  if (!works) registerYielding({ contextManager: new ObsContextManager(), propagator: w3cPropagator() });
+  if (!contextManagerActive()) registerYielding({ contextManager: new ObsContextManager(), propagator: w3cPropagator() });
 }

@@ -45,9 +45,7 @@ export function installShutdownHooks(drains: ShutdownDrains, deadlineMs: number)
 }
 
 function install(proc: Proc, drains: ShutdownDrains, safetyMs: number): void {
-  proc.once('beforeExit', () => {
-    void within(drains.exit(), safetyMs);
-  });
+  proc.once('beforeExit', () => void within(drains.exit(), safetyMs));
   let draining = false;
   for (const signal of SIGNALS) {
     proc.once(signal, () => {

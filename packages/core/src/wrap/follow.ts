@@ -11,11 +11,13 @@ import type { ModelCall } from './model-call.js';
 import type { ResultFollower } from './observe-client.js';
 
 /** Follows a value, a Promise of one, or (when streaming) an async iterable or a Promise of one. */
-export const followPromise: ResultFollower = following((call, value, streaming) => {
+export const followPromise: ResultFollower = (call, result, streaming) => following(call, result, streaming, settleValue);
+
+function settleValue(call: ModelCall, value: unknown, streaming: boolean): unknown {
   if (streaming && isAsyncIterable(value)) return call.watchIterable(value);
   call.finish(value);
   return value;
-});
+}
 
 /**
  * Follows a value or a Promise of one whose stream, when the call streams, is the async iterable
@@ -24,7 +26,7 @@ export const followPromise: ResultFollower = following((call, value, streaming) 
  * call as a complete response.
  */
 export function followStreamIn(...keys: string[]): ResultFollower {
-  return following((call, output, streaming) => {
+  const settle = (call: ModelCall, output: unknown, streaming: boolean): unknown => {
     const key =
       streaming && typeof output === 'object' && output !== null ? keys.find((k) => isAsyncIterable((output as Dict)[k])) : undefined;
     if (key === undefined) {
@@ -32,19 +34,22 @@ export function followStreamIn(...keys: string[]): ResultFollower {
       return output;
     }
     return { ...(output as Dict), [key]: call.watchIterable((output as Dict)[key] as AsyncIterable<unknown>) };
-  });
+  };
+  return (call, result, streaming) => following(call, result, streaming, settle);
 }
 
-/** A follower that settles the value, or the value a Promise resolves to; a rejection fails the call and reaches the caller. */
-function following(settle: (call: ModelCall, value: unknown, streaming: boolean) => unknown): ResultFollower {
-  return (call, result, streaming) => {
-    if (!isThenable(result)) return settle(call, result, streaming);
-    return Promise.resolve(result).then(
-      (value) => settle(call, value, streaming),
-      (err: unknown) => {
-        call.fail(err);
-        throw err;
-      },
-    );
-  };
+/**
+ * Settles the value, or the value a Promise resolves to; a rejection fails the call and reaches
+ * the caller. A step, not a follower factory: a follower it returned would be anonymous, and the
+ * kit's exports keep their names (`followPromise`).
+ */
+function following(call: ModelCall, result: unknown, streaming: boolean, settle: typeof settleValue): unknown {
+  if (!isThenable(result)) return settle(call, result, streaming);
+  return Promise.resolve(result).then(
+    (value) => settle(call, value, streaming),
+    (err: unknown) => {
+      call.fail(err);
+      throw err;
+    },
+  );
 }

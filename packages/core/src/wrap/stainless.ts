@@ -89,11 +89,7 @@ function hookApiPromise(p: APIPromiseLike, hooks: PromiseHooks): void {
   const withResponse = p.withResponse;
   let insideWithResponse = false;
   p.asResponse = function (this: unknown) {
-    if (!insideWithResponse)
-      p.responsePromise.then(
-        () => hooks.raw(),
-        () => {},
-      );
+    if (!insideWithResponse) p.responsePromise.then(hooks.raw, () => {});
     return asResponse.call(this);
   };
   // withResponse() parses and also calls asResponse(): that is not a raw read.

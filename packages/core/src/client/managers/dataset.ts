@@ -69,13 +69,12 @@ export class DatasetManager {
       // The server's meta decides; without it only an empty page ends the listing.
       if (typeof totalPages === 'number' ? page >= totalPages : data.length === 0) break;
     }
-    const experiments = this.experiments;
     const source = { id: record.id, version };
     return {
       ...record,
       items,
       ...(version !== undefined ? { version } : {}),
-      runExperiment: (params) => experiments.runOnDataset(params, items, source),
+      runExperiment: (params) => this.experiments.runOnDataset(params, items, source),
     };
   }
 

@@ -46,9 +46,8 @@ export class MediaManager {
   private async dataUri(ref: MediaReference): Promise<string> {
     const media = await this.api.media.get(ref.mediaId);
     if (typeof media?.url !== 'string') throw new Error('the media record has no download url');
-    const doFetch = this.fetchImpl ?? fetch;
-    const url = media.url;
-    const response = await withTracingSuppressed(() => doFetch(url));
+    const { url } = media;
+    const response = await withTracingSuppressed(() => (this.fetchImpl ?? fetch)(url));
     if (!response.ok) throw new Error(`download failed with HTTP ${response.status}`);
     const bytes = new Uint8Array(await response.arrayBuffer());
     const type = media.contentType ?? ref.contentType ?? response.headers.get('content-type') ?? 'application/octet-stream';

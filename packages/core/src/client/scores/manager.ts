@@ -32,10 +32,12 @@ function activeTarget(needSpanId: boolean): { traceId: string; observationId?: s
   return needSpanId ? { traceId: ctx.traceId, observationId: ctx.spanId } : { traceId: ctx.traceId };
 }
 
-function withTarget(body: unknown, target: { traceId: string; observationId?: string }): unknown {
+/** `body` aimed at `target`, or the problem (`target` a string) that left it without one. */
+function withTarget(body: unknown, target: { traceId: string; observationId?: string } | string): { body: unknown } | { problem: string } {
+  if (typeof target === 'string') return { problem: target };
   // Non-objects pass through unchanged so the validator reports what they really are.
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
-  return { ...(body as object), sessionId: undefined, datasetRunId: undefined, ...target };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { body };
+  return { body: { ...(body as object), sessionId: undefined, datasetRunId: undefined, ...target } };
 }
 
 /**
@@ -52,34 +54,22 @@ export class ScoreManager {
 
   /** Queues a score of `observation` (its `id` and `traceId`). */
   observation(observation: ScoreTarget, body: TargetedScoreBody): void {
-    this.accept(() => {
-      const target = targetOf(observation, true);
-      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
-    });
+    this.accept(() => withTarget(body, targetOf(observation, true)));
   }
 
   /** Queues a score of the trace `observation` belongs to. */
   trace(observation: Pick<ScoreTarget, 'traceId'>, body: TargetedScoreBody): void {
-    this.accept(() => {
-      const target = targetOf(observation, false);
-      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
-    });
+    this.accept(() => withTarget(body, targetOf(observation, false)));
   }
 
   /** Queues a score of the active span (OpenTelemetry context). */
   activeObservation(body: TargetedScoreBody): void {
-    this.accept(() => {
-      const target = activeTarget(true);
-      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
-    });
+    this.accept(() => withTarget(body, activeTarget(true)));
   }
 
   /** Queues a score of the trace of the active span. */
   activeTrace(body: TargetedScoreBody): void {
-    this.accept(() => {
-      const target = activeTarget(false);
-      return typeof target === 'string' ? { problem: target } : { body: withTarget(body, target) };
-    });
+    this.accept(() => withTarget(body, activeTarget(false)));
   }
 
   /**
@@ -87,25 +77,23 @@ export class ScoreManager {
    * after `timeoutMs` (default: the client's `shutdownTimeout`; one line says what is still
    * buffered, and it stays buffered and retried). Never rejects.
    */
-  async flush(options?: DrainTimeoutOptions): Promise<void> {
-    const queue = this.config.queue;
-    if (!queue) return;
-    try {
-      await drainWithin([queue], timeoutOf(options, this.config.timeoutMs), { mode: 'flush', label: 'score flush' });
-    } catch (err) {
-      logger.error(`Obs score flush failed: ${describeError(err)}`);
-    }
+  flush(options?: DrainTimeoutOptions): Promise<void> {
+    return this.drain('flush', options);
   }
 
   /** Stops the flush timer and flushes within `timeoutMs`; what is left then is dropped (one line). */
-  async shutdown(options?: DrainTimeoutOptions): Promise<void> {
+  shutdown(options?: DrainTimeoutOptions): Promise<void> {
+    return this.drain('shutdown', options);
+  }
+
+  private async drain(mode: 'flush' | 'shutdown', options: DrainTimeoutOptions | undefined): Promise<void> {
     const queue = this.config.queue;
     if (!queue) return;
     try {
-      queue.close();
-      await drainWithin([queue], timeoutOf(options, this.config.timeoutMs), { mode: 'shutdown', label: 'score shutdown' });
+      if (mode === 'shutdown') queue.close();
+      await drainWithin([queue], timeoutOf(options, this.config.timeoutMs), { mode, label: `score ${mode}` });
     } catch (err) {
-      logger.error(`Obs score shutdown failed: ${describeError(err)}`);
+      logger.error(`Obs score ${mode} failed: ${describeError(err)}`);
     }
   }
 

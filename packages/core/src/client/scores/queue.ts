@@ -199,12 +199,8 @@ export class ScoreQueue implements DeliveryKind {
 /** One answer to a batch, as the debug line says it: a 207 says which scores were rejected (one line, not retried). */
 function readAnswer(tried: Tried, outcome: SendOutcome, count: number): SendOutcome {
   const res = tried.answer;
-  if (!res) {
-    logger.debug(`sent ${count} scores: ${networkReason(tried.error)}`);
-    return outcome;
-  }
-  if (outcome.kind !== 'delivered') {
-    logger.debug(`sent ${count} scores: HTTP ${res.status}`);
+  if (!res || outcome.kind !== 'delivered') {
+    logger.debug(`sent ${count} scores: ${res ? `HTTP ${res.status}` : networkReason(tried.error)}`);
     return outcome;
   }
   const partial = partialResult(res);

@@ -4,8 +4,7 @@ import { safeStringify } from '../../util/serialize.js';
 /** A short, never-throwing description of an error or value for a log line. */
 export function describeError(err: unknown): string {
   try {
-    if (err instanceof Error) return err.message;
-    return String(err);
+    return err instanceof Error ? err.message : String(err);
   } catch {
     return 'unprintable error';
   }

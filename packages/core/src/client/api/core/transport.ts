@@ -157,10 +157,9 @@ export class Transport {
       },
       Math.min(MAX_TIMER_MS, timeoutInSeconds * 1000),
     );
-    const onAbort = (signal: AbortSignal) => () => controller.abort(signal.reason);
     const listeners = signals.flatMap((signal) => {
       if (!signal) return [];
-      const listener = onAbort(signal);
+      const listener = () => controller.abort(signal.reason);
       if (signal.aborted) listener();
       else signal.addEventListener('abort', listener, { once: true });
       return [() => signal.removeEventListener('abort', listener)];

@@ -51,11 +51,7 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
     if (Array.isArray(value) ? !value.every(isQueryScalar) : !isQueryScalar(value)) {
       throw new TypeError(`query parameter "${key}" must be a string, number, boolean, Date or an array of them`);
     }
-    if (Array.isArray(value)) {
-      for (const v of value as ReadonlyArray<string | number | boolean>) params.append(key, queryString(v));
-    } else {
-      params.append(key, queryString(value as string | number | boolean | Date));
-    }
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, queryString(v as string | number | boolean | Date));
   }
   const qs = params.toString();
   return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
