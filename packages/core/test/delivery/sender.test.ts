@@ -120,7 +120,7 @@ describe('a sender of requests: lanes', () => {
     expect(s.queued).toBe(0);
   });
 
-  it('costs the same per request for a burst four times as large (a full lane is not walked again for every answer)', async () => {
+  it('costs about the same per request for a burst eight times as large (a full lane is not walked again for every answer)', async () => {
     /** Milliseconds to send `n` requests through one lane of 4; the least of 3 runs. */
     const burst = async (n: number) => {
       let least = Number.POSITIVE_INFINITY;
@@ -132,10 +132,11 @@ describe('a sender of requests: lanes', () => {
       }
       return least;
     };
-    await burst(3_000);
-    const small = await burst(3_000);
+    await burst(1_500);
+    const small = await burst(1_500);
     const large = await burst(12_000);
-    // Linear: about 4 times as long; walking the whole line at every answer made it about 16 times.
-    expect(large / small).toBeLessThan(10);
+    // Linear: about 8 times as long (11 seen on a loaded machine); walking the whole line at every
+    // answer made it about 64 times.
+    expect(large / small).toBeLessThan(24);
   }, 60_000);
 });
