@@ -4,7 +4,8 @@
  * starts a local obs server before the tests of the file (or `describe` block) that calls it,
  * initialises obs against it through your `init` (`initTestObs(initObs)`), resets the server
  * before each test, and shuts obs and the server down after the tests; `traced`, `traceOf`,
- * `oneSpan`, `obsAttr` and `obsJson` read back what arrived.
+ * `oneSpan`, `obsAttr` and `obsJson` read back what arrived; `setupWrapperTest` is the fixture of
+ * a model SDK wrapper's tests (the server, a stand-in of the provider's API, `traced`).
  *
  * @example
  * ```ts
@@ -23,10 +24,10 @@
  *
  * @packageDocumentation
  */
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startObsServer } from './server.js';
-import type { ObsConnection } from './test-controls/traces.js';
-import type { ObsServer, ObsServerOptions } from './types.js';
+import { type ObsConnection, type StartActive, traced } from './test-controls/traces.js';
+import type { DecodedSpan, ObsServer, ObsServerOptions } from './types.js';
 
 export {
   type FoundMediaReference,
@@ -135,4 +136,69 @@ export function setupObsServer<H = undefined>(options: SetupObsServerOptions<H> 
     },
   };
   return fixture;
+}
+
+/** A stand-in API a wrapper test starts: the calls it was sent, and how to stop it. */
+export interface StandInLike {
+  readonly calls: unknown[];
+  close(): Promise<unknown>;
+}
+
+/** Options of {@link setupWrapperTest}. */
+export interface WrapperTestOptions<F extends StandInLike, H> {
+  /** Initialises obs against the server, as in {@link setupObsServer}: `initTestObs(initObs)`. */
+  init: (connection: ObsConnection, server: ObsServer) => H | Promise<H>;
+  /** `startActiveObservation` of `@obs/core`: what `traced` runs a call under. */
+  start: StartActive;
+  /** Starts the stand-in of the provider's API (once for the file); its `calls` are emptied before each test. */
+  standIn: () => Promise<F>;
+  /** Text that must never reach an exported span: the API key or credentials the SDK is given. */
+  secret: string;
+}
+
+/** A wrapper test's fixture: the obs server, the stand-in API, and `traced`. */
+export interface WrapperTest<F, H> {
+  readonly local: ObsServerFixture<H>;
+  /** The stand-in API (read inside a test or hook). */
+  readonly fake: F;
+  /**
+   * Runs `fn` under a root observation named `request` and returns its result and the spans below
+   * the root, in start order, having checked that each hangs directly under the root and none holds
+   * `secret`; rethrows what `fn` threw.
+   */
+  traced<T>(fn: () => Promise<T>): Promise<{ result: T; spans: DecodedSpan[] }>;
+}
+
+/**
+ * The fixture of a model SDK wrapper's tests (`@obs/openai`, `@obs/anthropic`, yours): the local
+ * obs server with obs initialised against it, a stand-in of the provider's API, and `traced`.
+ */
+export function setupWrapperTest<F extends StandInLike, H extends { flush(): Promise<unknown> }>(
+  options: WrapperTestOptions<F, H>,
+): WrapperTest<F, H> {
+  const local = setupObsServer({ init: options.init });
+  let fake: F | undefined;
+  beforeAll(async () => {
+    fake = await options.standIn();
+  });
+  beforeEach(() => {
+    fake?.calls.splice(0);
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+  return {
+    local,
+    get fake(): F {
+      if (fake === undefined) throw new Error('setupWrapperTest: the stand-in is read before it started (read it inside a test or hook)');
+      return fake;
+    },
+    async traced<T>(fn: () => Promise<T>): Promise<{ result: T; spans: DecodedSpan[] }> {
+      const run = await traced(local, options.start, fn, 'request');
+      for (const s of run.children) expect(s.parentSpanId, `${s.name} hangs under the root`).toBe(run.root.spanId);
+      expect(JSON.stringify(run.spans, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(options.secret);
+      if (run.error) throw run.error;
+      return { result: run.result as T, spans: run.children };
+    },
+  };
 }

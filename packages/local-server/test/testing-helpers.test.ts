@@ -1,13 +1,25 @@
 /**
  * The helpers of `@obs/local-server/testing` that read a trace back (`initTestObs`, `traced`,
- * `traceOf`, `oneSpan`, `obsAttr`, `obsJson`, `freePort`), against the real server: spans made by
+ * `traceOf`, `oneSpan`, `obsAttr`, `obsJson`, `freePort`, `setupWrapperTest`), against the real server: spans made by
  * OpenTelemetry's SDK, sent as OTLP protobuf by a stand-in `initObs` whose `flush` posts them.
  */
 import { createServer } from 'node:net';
 import { ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { freePort, initTestObs, obsAttr, obsJson, type ObsConnection, oneSpan, setupObsServer, traced, traceOf } from '../src/testing.js';
+import {
+  freePort,
+  initTestObs,
+  obsAttr,
+  obsJson,
+  type ObsConnection,
+  oneSpan,
+  setupObsServer,
+  setupWrapperTest,
+  startStandInApi,
+  traced,
+  traceOf,
+} from '../src/testing.js';
 import { basic, toProtobuf } from './helpers.js';
 
 const exporter = new InMemorySpanExporter();
@@ -148,5 +160,38 @@ describe('@obs/local-server/testing helpers', () => {
     });
     expect((server.address() as { port: number }).port).toBe(port);
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+});
+
+describe('setupWrapperTest', () => {
+  const SECRET = 'sk-DO-NOT-EXPORT';
+  const t = setupWrapperTest({ init: initTestObs(standInInitObs), start: startActive, standIn: startStandInApi, secret: 'DO-NOT-EXPORT' });
+  /** A wrapped SDK's call: one request to the stand-in, one child observation holding `input`. */
+  const call = async (input: unknown) => {
+    t.fake.reply('/v1/chat', { json: { ok: true } });
+    const res = await fetch(`${t.fake.url}/v1/chat`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}` }, body: '{}' });
+    child('chat', input);
+    return res.json();
+  };
+
+  it('runs a call under a root and returns its result and the spans under it; the stand-in got the call', async () => {
+    const { result, spans } = await t.traced(() => call({ q: 1 }));
+    expect(result).toEqual({ ok: true });
+    expect(spans.map((s) => [s.name, obsJson(s, 'input')])).toEqual([['chat', { q: 1 }]]);
+    expect(t.fake.calls).toHaveLength(1);
+    expect(t.fake.calls[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
+  });
+
+  it("empties the stand-in's calls before each test", () => {
+    expect(t.fake.calls).toHaveLength(0);
+  });
+
+  it('fails when a span holds the secret, and rethrows what the call threw', async () => {
+    await expect(t.traced(() => call({ key: SECRET }))).rejects.toThrow('DO-NOT-EXPORT');
+    await expect(
+      t.traced(async () => {
+        throw new Error('the SDK failed');
+      }),
+    ).rejects.toThrow('the SDK failed');
   });
 });
