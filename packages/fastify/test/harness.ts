@@ -3,12 +3,11 @@
  * fixture, an app listening on a real port, and one request's trace read off the server (by the
  * response's `x-obs-trace-id`) with exactly the expected number of spans.
  */
-import { initObs, type ObsHandle } from '@obs/core';
-import type { DecodedSpan, ObsServer } from '@obs/local-server';
-import type { ObsConnection } from '@obs/local-server/testing';
+import { initObs } from '@obs/core';
+import type { ObsServer } from '@obs/local-server';
+import { initTestObs as sharedInitTestObs, traceOf as arrivedTrace } from '@obs/local-server/testing';
 import fastify5, { type FastifyInstance } from 'fastify';
 import fastify4 from 'fastify4';
-import { expect } from 'vitest';
 
 /** Both major versions, typed as 5 (the hooks and reply API the plugin uses are the same). */
 export const FASTIFY_VERSIONS: Array<{ name: string; Fastify: typeof fastify5 }> = [
@@ -17,7 +16,7 @@ export const FASTIFY_VERSIONS: Array<{ name: string; Fastify: typeof fastify5 }>
 ];
 
 /** Tracing against the fixture's server, with a short flush interval and no exit hooks. */
-export const initTestObs = (c: ObsConnection): ObsHandle => initObs({ ...c, flushInterval: 0.05, flushOnExit: false });
+export const initTestObs = sharedInitTestObs(initObs);
 
 /** An app listening on a free port, reached with `fetch`. */
 export interface Running {
@@ -30,22 +29,8 @@ export async function listen(app: FastifyInstance): Promise<Running> {
   return { fetch: (path, init) => fetch(`${url}${path}`, init), close: () => app.close() };
 }
 
-/** The spans of one trace once its root and exactly `count` spans arrived, and its root. */
-export async function traceOf(
-  server: ObsServer,
-  traceId: string | null,
-  count: number,
-): Promise<{ root: DecodedSpan; all: DecodedSpan[] }> {
-  expect(traceId, 'x-obs-trace-id').toMatch(/^[0-9a-f]{32}$/);
-  const all = await server.waitFor(
-    () => {
-      const s = server.spansByTrace(traceId!);
-      return s.length >= count && s.some((span) => !span.parentSpanId) ? s : undefined;
-    },
-    { timeoutMs: 10_000, description: `${count} spans of trace ${traceId}` },
-  );
-  expect(all.map((s) => s.name)).toHaveLength(count);
-  const roots = all.filter((s) => !s.parentSpanId);
-  expect(roots).toHaveLength(1);
-  return { root: roots[0]!, all };
+/** One trace once its root and exactly `count` spans arrived: its root, and `all` its spans. */
+export async function traceOf(server: ObsServer, traceId: string | null, count: number) {
+  const { root, spans } = await arrivedTrace(server, traceId, { spans: count, exact: true });
+  return { root, all: spans };
 }

@@ -2,32 +2,18 @@
  * What the Hono tests share: the local obs server fixture, and reading one request's trace off it
  * (by the response's `x-obs-trace-id`) with exactly the expected number of spans.
  */
-import { initObs, type ObsHandle } from '@obs/core';
+import { initObs } from '@obs/core';
 import type { DecodedSpan, ObsServer } from '@obs/local-server';
-import type { ObsConnection } from '@obs/local-server/testing';
+import { initTestObs as sharedInitTestObs, traceOf as arrivedTrace } from '@obs/local-server/testing';
 import { expect } from 'vitest';
 
 /** Tracing against the fixture's server, with a short flush interval and no exit hooks. */
-export const initTestObs = (c: ObsConnection): ObsHandle => initObs({ ...c, flushInterval: 0.05, flushOnExit: false });
+export const initTestObs = sharedInitTestObs(initObs);
 
-/** The spans of one trace once exactly `count` arrived (never more), and its root. */
-export async function traceOf(
-  server: ObsServer,
-  traceId: string | null,
-  count: number,
-): Promise<{ root: DecodedSpan; all: DecodedSpan[] }> {
-  expect(traceId, 'x-obs-trace-id').toMatch(/^[0-9a-f]{32}$/);
-  const all = await server.waitFor(
-    () => {
-      const s = server.spansByTrace(traceId!);
-      return s.length >= count && s.some((span) => !span.parentSpanId) ? s : undefined;
-    },
-    { timeoutMs: 10_000, description: `${count} spans of trace ${traceId}` },
-  );
-  expect(all.map((s) => s.name)).toHaveLength(count);
-  const roots = all.filter((s) => !s.parentSpanId);
-  expect(roots).toHaveLength(1);
-  return { root: roots[0]!, all };
+/** One trace once its root and exactly `count` spans arrived: its root, and `all` its spans. */
+export async function traceOf(server: ObsServer, traceId: string | null, count: number) {
+  const { root, spans } = await arrivedTrace(server, traceId, { spans: count, exact: true });
+  return { root, all: spans };
 }
 
 /** The assertions every runtime makes on the chat request's tree. */

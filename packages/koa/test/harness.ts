@@ -4,12 +4,11 @@
  * `x-obs-trace-id`) with exactly the expected number of spans.
  */
 import type { AddressInfo, Server } from 'node:net';
-import { initObs, type ObsHandle } from '@obs/core';
-import type { DecodedSpan, ObsServer } from '@obs/local-server';
-import type { ObsConnection } from '@obs/local-server/testing';
+import { initObs } from '@obs/core';
+import type { ObsServer } from '@obs/local-server';
+import { initTestObs as sharedInitTestObs, traceOf as arrivedTrace } from '@obs/local-server/testing';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
-import { expect } from 'vitest';
 
 /** Both major versions, typed as 3 (the middleware API the adapter uses is the same). */
 export const KOA_VERSIONS: Array<{ name: string; Koa: typeof Koa3 }> = [
@@ -18,7 +17,7 @@ export const KOA_VERSIONS: Array<{ name: string; Koa: typeof Koa3 }> = [
 ];
 
 /** Tracing against the fixture's server, with a short flush interval and no exit hooks. */
-export const initTestObs = (c: ObsConnection): ObsHandle => initObs({ ...c, flushInterval: 0.05, flushOnExit: false });
+export const initTestObs = sharedInitTestObs(initObs);
 
 export interface Running {
   fetch(path: string, init?: RequestInit): Promise<Response>;
@@ -37,22 +36,8 @@ export async function listen(app: Koa3): Promise<Running> {
   };
 }
 
-/** The spans of one trace once its root and exactly `count` spans arrived, and its root. */
-export async function traceOf(
-  server: ObsServer,
-  traceId: string | null,
-  count: number,
-): Promise<{ root: DecodedSpan; all: DecodedSpan[] }> {
-  expect(traceId, 'x-obs-trace-id').toMatch(/^[0-9a-f]{32}$/);
-  const all = await server.waitFor(
-    () => {
-      const s = server.spansByTrace(traceId!);
-      return s.length >= count && s.some((span) => !span.parentSpanId) ? s : undefined;
-    },
-    { timeoutMs: 10_000, description: `${count} spans of trace ${traceId}` },
-  );
-  expect(all.map((s) => s.name)).toHaveLength(count);
-  const roots = all.filter((s) => !s.parentSpanId);
-  expect(roots).toHaveLength(1);
-  return { root: roots[0]!, all };
+/** One trace once its root and exactly `count` spans arrived: its root, and `all` its spans. */
+export async function traceOf(server: ObsServer, traceId: string | null, count: number) {
+  const { root, spans } = await arrivedTrace(server, traceId, { spans: count, exact: true });
+  return { root, all: spans };
 }

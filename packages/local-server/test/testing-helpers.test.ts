@@ -117,7 +117,7 @@ describe('@obs/local-server/testing helpers', () => {
     expect(run.children.map((s) => s.name)).toEqual(['before-the-throw']);
   });
 
-  it('traceOf waits for the root and N spans; with settleMs it fails when more arrived', async () => {
+  it('traceOf waits for the root and N spans; with settleMs or exact it fails when more arrived', async () => {
     let traceId = '';
     startActive('request', (observation) => {
       traceId = observation.traceId;
@@ -131,6 +131,8 @@ describe('@obs/local-server/testing helpers', () => {
     expect(arrived.root.name).toBe('request');
     expect(arrived.spans).toHaveLength(3);
     await expect(traceOf(obs.server, traceId, { spans: 2, settleMs: 20 })).rejects.toThrow('3 spans of trace');
+    await expect(traceOf(obs.server, traceId, { spans: 2, exact: true })).rejects.toThrow('3 spans of trace');
+    expect((await traceOf(obs.server, traceId, { spans: 3, exact: true })).spans).toHaveLength(3);
     await expect(traceOf(obs.server, traceId, { spans: 4, timeoutMs: 50 })).rejects.toThrow();
     await expect(traceOf(obs.server, 'not-a-trace-id')).rejects.toThrow('not a trace id: not-a-trace-id');
   });

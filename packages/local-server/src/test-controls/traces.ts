@@ -94,6 +94,8 @@ export interface TraceOfOptions extends WaitOptions {
    * counts exactly (default 0: at least `spans`).
    */
   settleMs?: number;
+  /** Fail when, once they arrived, the trace holds more than `spans` spans or more than one root (no wait, unlike `settleMs`). */
+  exact?: boolean;
   /** Which span is the root (default: the one without a parent). */
   root?: (span: DecodedSpan) => boolean;
 }
@@ -105,7 +107,7 @@ export interface TraceOfOptions extends WaitOptions {
  */
 export async function traceOf(server: ObsServer, traceId: unknown, options: TraceOfOptions = {}): Promise<ArrivedTrace> {
   if (typeof traceId !== 'string' || !/^[0-9a-f]{32}$/.test(traceId)) throw new Error(`traceOf: not a trace id: ${String(traceId)}`);
-  const { spans: count = 1, settleMs = 0, root = isRoot, ...wait } = options;
+  const { spans: count = 1, settleMs = 0, exact = false, root = isRoot, ...wait } = options;
   const spans = await server.waitFor(
     () => {
       const s = server.spansByTrace(traceId);
@@ -113,6 +115,9 @@ export async function traceOf(server: ObsServer, traceId: unknown, options: Trac
     },
     { timeoutMs: 10_000, description: `the root and ${count} spans of trace ${traceId}`, ...wait },
   );
+  if (exact && (spans.length !== count || spans.filter(root).length !== 1)) {
+    throw new Error(`traceOf: ${spans.length} spans of trace ${traceId} arrived, ${count} with one root expected: ${names(spans)}`);
+  }
   if (settleMs > 0) {
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     const now = server.spansByTrace(traceId);
