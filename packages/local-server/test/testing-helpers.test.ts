@@ -188,6 +188,16 @@ describe('setupWrapperTest', () => {
     expect(t.fake.calls).toHaveLength(0);
   });
 
+  it('fails when a span of the call does not hang directly under the root', async () => {
+    await expect(
+      t.traced(async () => {
+        const step = tracer.startSpan('step', {}, trace.setSpan(ROOT_CONTEXT, active!));
+        tracer.startSpan('nested', {}, trace.setSpan(ROOT_CONTEXT, step)).end();
+        step.end();
+      }),
+    ).rejects.toThrow('nested hangs under the root');
+  });
+
   it('fails when a span holds the secret, and rethrows what the call threw', async () => {
     await expect(t.traced(() => call({ key: SECRET }))).rejects.toThrow('DO-NOT-EXPORT');
     await expect(
