@@ -76,6 +76,7 @@ export {
   anthropicUsage,
 } from './wrap/anthropic-messages.js';
 export { OPENAI_CHAT, openAiChatMessage, openAiCost, openAiServerOf, openAiUsage } from './wrap/openai-chat.js';
+export { OPENAI_RESPONSE_PARAMETERS, openAiResponse, openAiResponseInput } from './wrap/openai-responses.js';
 export { startExperimentRun } from './client/experiment/start.js';
 export type { ExperimentRun, DatasetSource } from './client/experiment/run.js';
 export { MessageParts, splitMessage, splitMessages, type SortedBlock } from './genai/messages.js';

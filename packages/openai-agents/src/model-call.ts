@@ -6,7 +6,17 @@
  * Messages come out in obs's one shape (`{ role, content, tool_calls: [{ id, name, args }] }`),
  * usage in obs's disjoint buckets.
  */
-import { dict, type Dict, isDict, type LlmToolCall, toolCall, usageDetails } from '@obs/core/kit';
+import {
+  dict,
+  type Dict,
+  isDict,
+  OPENAI_RESPONSE_PARAMETERS,
+  openAiChatMessage,
+  openAiResponse,
+  openAiResponseInput,
+  pick,
+  usageDetails,
+} from '@obs/core/kit';
 
 /** What a model span adds to its generation when it ends. */
 export interface ModelCallFields {
@@ -16,20 +26,10 @@ export interface ModelCallFields {
   modelParameters?: Record<string, unknown>;
   usageDetails?: Record<string, number>;
   metadata?: Record<string, unknown>;
-  level?: 'WARNING';
+  level?: 'WARNING' | 'ERROR';
   statusMessage?: string;
 }
 
-/** Request settings of a Responses API call kept as model parameters. */
-const RESPONSE_PARAMETERS = [
-  'temperature',
-  'top_p',
-  'max_output_tokens',
-  'tool_choice',
-  'parallel_tool_calls',
-  'truncation',
-  'service_tier',
-];
 /** The SDK's `ModelSettings` keys kept as model parameters of a Chat Completions call. */
 const MODEL_SETTINGS = [
   'temperature',
@@ -48,25 +48,13 @@ export function responseCall(data: Dict): ModelCallFields {
   const out: ModelCallFields = {};
   const instructions =
     response && typeof response['instructions'] === 'string' ? [{ role: 'system', content: response['instructions'] }] : [];
-  if (data['_input'] !== undefined) out.input = [...instructions, ...itemMessages(data['_input'])];
+  if (data['_input'] !== undefined) out.input = [...instructions, ...openAiResponseInput(data['_input'])];
   if (typeof data['response_id'] === 'string') out.metadata = { response_id: data['response_id'] };
   if (!response) return out;
-  if (typeof response['model'] === 'string') out.model = response['model'];
-  out.output = outputMessage(response['output']);
-  out.modelParameters = pick(response, RESPONSE_PARAMETERS);
-  const usage = dict(response['usage']);
-  out.usageDetails = usageDetails({
-    input: usage['input_tokens'],
-    output: usage['output_tokens'],
-    total: usage['total_tokens'],
-    inputParts: { cache_read: dict(usage['input_tokens_details'])['cached_tokens'] },
-    outputParts: { reasoning: dict(usage['output_tokens_details'])['reasoning_tokens'] },
-  });
-  if (response['status'] === 'incomplete') {
-    const reason = dict(response['incomplete_details'])['reason'];
-    out.level = 'WARNING';
-    out.statusMessage = `incomplete${reason ? `: ${String(reason)}` : ''}`;
-  }
+  const { model, output, usageDetails, level, statusMessage } = openAiResponse(response);
+  Object.assign(out, { output, usageDetails, modelParameters: pick(response, OPENAI_RESPONSE_PARAMETERS) });
+  if (typeof model === 'string') out.model = model;
+  if (level) Object.assign(out, { level, statusMessage });
   return out;
 }
 
@@ -106,94 +94,9 @@ export function generationCall(data: Dict): ModelCallFields {
   return out;
 }
 
-/** The SDK's input items (its own protocol: `callId`, `function_call_result`) as messages. */
-export function itemMessages(input: unknown): unknown[] {
-  if (typeof input === 'string') return [{ role: 'user', content: input }];
-  if (!Array.isArray(input)) return [input];
-  return input.map((item) => {
-    if (!isDict(item)) return item;
-    const type = item['type'];
-    if (type === 'function_call') {
-      return { role: 'assistant', content: '', tool_calls: [toolCall(item['callId'] ?? item['call_id'], item['name'], item['arguments'])] };
-    }
-    if (type === 'function_call_result' || type === 'function_call_output') {
-      return { role: 'tool', tool_call_id: item['callId'] ?? item['call_id'], content: resultText(item['output']) };
-    }
-    if (type === 'reasoning') return { role: 'assistant', content: '', reasoning: partsText(item['content'] ?? item['summary']) };
-    if (item['role'] !== undefined) return { role: item['role'], content: textOrParts(item['content']) };
-    return item;
-  });
-}
-
-/** A Responses API output list as one assistant message: text, refusal, function calls, reasoning. */
-function outputMessage(items: unknown): unknown {
-  if (!Array.isArray(items)) return items;
-  const texts: string[] = [];
-  const reasoning: string[] = [];
-  const toolCalls: LlmToolCall[] = [];
-  let refusal: string | undefined;
-  for (const item of items) {
-    if (!isDict(item)) continue;
-    if (item['type'] === 'message' && Array.isArray(item['content'])) {
-      for (const part of item['content']) {
-        if (!isDict(part)) continue;
-        if (part['type'] === 'output_text' && typeof part['text'] === 'string') texts.push(part['text']);
-        else if (part['type'] === 'refusal' && typeof part['refusal'] === 'string') refusal = part['refusal'];
-      }
-    } else if (item['type'] === 'function_call') toolCalls.push(toolCall(item['call_id'], item['name'], item['arguments']));
-    else if (item['type'] === 'reasoning') reasoning.push(partsText(item['summary']));
-  }
-  const out: Dict = { role: 'assistant', content: texts.join('') };
-  if (toolCalls.length > 0) out['tool_calls'] = toolCalls;
-  if (refusal !== undefined) out['refusal'] = refusal;
-  if (reasoning.some((r) => r !== '')) out['reasoning'] = reasoning.join('');
-  return out;
-}
-
-/** A chat message with its tool calls (`{ id, function: { name, arguments } }`) normalised. */
+/** A chat message in obs's shape; the SDK's outputs may leave the assistant's role out. */
 function chatMessage(message: unknown): unknown {
-  if (!isDict(message)) return message;
-  const out: Dict = { role: message['role'] ?? 'assistant', content: message['content'] ?? '' };
-  if (Array.isArray(message['tool_calls'])) {
-    out['tool_calls'] = message['tool_calls'].filter(isDict).map((c) => {
-      const fn = dict(c['function']);
-      return toolCall(c['id'], fn['name'] ?? c['name'], fn['arguments'] ?? c['arguments']);
-    });
-  }
-  if (message['tool_call_id'] !== undefined) out['tool_call_id'] = message['tool_call_id'];
-  if (typeof message['refusal'] === 'string') out['refusal'] = message['refusal'];
-  return out;
-}
-
-/** A message's text when it holds only text parts, else its parts. */
-function textOrParts(content: unknown): unknown {
-  if (!Array.isArray(content)) return content;
-  const texts: string[] = [];
-  for (const p of content) {
-    if (!isDict(p) || typeof p['text'] !== 'string' || !String(p['type']).endsWith('text')) return content;
-    texts.push(p['text']);
-  }
-  return texts.join('');
-}
-
-/** A tool result's text (`{ type: 'text', text }`), else the result as it is. */
-function resultText(output: unknown): unknown {
-  if (isDict(output) && output['type'] === 'text' && typeof output['text'] === 'string') return output['text'];
-  return output;
-}
-
-function partsText(parts: unknown): string {
-  if (!Array.isArray(parts)) return '';
-  return parts.map((p) => (isDict(p) && typeof p['text'] === 'string' ? p['text'] : '')).join('');
-}
-
-function pick(from: Dict, keys: readonly string[]): Record<string, unknown> | undefined {
-  let out: Record<string, unknown> | undefined;
-  for (const key of keys) {
-    const v = from[key];
-    if (v === undefined || v === null) continue;
-    out ??= {};
-    out[key] = v;
-  }
+  const out = openAiChatMessage(message);
+  if (isDict(out)) out['role'] ??= 'assistant';
   return out;
 }

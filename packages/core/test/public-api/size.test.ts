@@ -9,8 +9,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-/** Wave 4's end (18,391 lines, after issue 50's clean-up: the API client as one table of endpoints, some fifty small simplifications). */
-const BUDGET = 18_400;
+/**
+ * Wave 4's end (18,391 lines, after issue 50's clean-up: the API client as one table of endpoints,
+ * some fifty small simplifications), then +108 for OpenAI's Responses readers, which `@obs/openai`
+ * and `@obs/openai-agents` each had a copy of (-176 there).
+ */
+const BUDGET = 18_500;
 
 const src = fileURLToPath(new URL('../../src', import.meta.url));
 
