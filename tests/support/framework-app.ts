@@ -2,11 +2,14 @@
  * What the meta-framework suites (`@obs/react-router`, `@obs/sveltekit`, `@obs/nuxt`) share: one
  * real production build of a test app per suite (its tool run to completion, its output kept for
  * the warnings check) and the app served by the framework's own server as a child process,
- * pointed at the local obs server through `OBS_*`, on a free port.
+ * pointed at the local obs server through `OBS_*`, on a free port (`serveWithObs`: both for the
+ * tests of a file).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import type { DecodedSpan, ObsServer } from '@obs/local-server';
+import { setupObsServer } from '@obs/local-server/testing';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { TestProject } from 'vitest/node';
 
 /** Environment for a framework's tools: no inherited obs settings, no telemetry of theirs. */
@@ -89,6 +92,37 @@ export async function serveApp(
   };
 }
 
+/** A local obs server and a built app served against it (`serveWithObs`); read them inside tests or hooks. */
+export interface ServedSuite {
+  readonly server: ObsServer;
+  readonly app: ServedApp;
+}
+
+/**
+ * Registers the calling file's hooks: a local obs server (`setupObsServer`: reset before each
+ * test) and, once it is up, the built app in `cwd` served by `node <args(port)>` against it (a
+ * 100 ms flush interval), stopped after the tests, before the server.
+ */
+export function serveWithObs(args: (port: number) => string[], cwd: string): ServedSuite {
+  const local = setupObsServer();
+  let app: ServedApp | undefined;
+  beforeAll(async () => {
+    app = await serveApp(args, cwd, appEnv({ ...local.server.env, OBS_FLUSH_INTERVAL: '0.1' }));
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+  return {
+    get server() {
+      return local.server;
+    },
+    get app() {
+      if (!app) throw new Error('serveWithObs: the app is read before it was served (read it inside a test or hook)');
+      return app;
+    },
+  };
+}
+
 /** The lines of a build's output that mention obs (its packages or its bundle): what must be none. */
 export function obsWarnings(buildLog: string): string[] {
   return buildLog
@@ -148,6 +182,17 @@ export function spanNamed(spans: DecodedSpan[], name: string): DecodedSpan {
   const span = spans.find((s) => s.name === name);
   if (!span) throw new Error(`no span "${name}" in ${spans.map((s) => s.name).join(', ')}`);
   return span;
+}
+
+/**
+ * The root of a served request's trace, named `<method> <route>`, with what each adapter records on
+ * it: the route pattern, the path, the 200 it answered and the user its `identify` read (the
+ * suites' requests send `x-user-id: user-7`).
+ */
+export function requestRoot(spans: DecodedSpan[], method: string, route: string, path: string): DecodedSpan {
+  const root = spanNamed(spans, `${method} ${route}`);
+  expect(root.attributes).toMatchObject({ 'http.route': route, 'url.path': path, 'http.response.status_code': 200, 'user.id': 'user-7' });
+  return root;
 }
 
 /**

@@ -5,7 +5,7 @@
  * span, the error and status rules, one child per record, callback handlers, the delivery bound.
  */
 import { Writable } from 'node:stream';
-import { initObs, startActiveObservation } from '@obs/core';
+import { initObs } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import { wrapHandler } from '@obs/lambda';
@@ -31,18 +31,9 @@ import {
   snsEvent,
   sqsEvent,
 } from './fixtures/events.js';
+import { answer } from './runtime/answer.mjs';
 
 const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 60, flushOnExit: false }) });
-
-const answer = (question: string) =>
-  startActiveObservation(
-    'answer',
-    async (o) => {
-      o.update({ input: question, output: `echo: ${question}` });
-      return `echo: ${question}`;
-    },
-    { asType: 'generation' },
-  );
 
 /** The one trace the server holds, split into its root and the rest. */
 function onlyTrace(count: number): { root: DecodedSpan; all: DecodedSpan[] } {

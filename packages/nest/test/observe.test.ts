@@ -13,6 +13,7 @@ import {
 // biome-ignore lint/style/useImportType: Nest injects by the constructor's emitted design:paramtypes; a type-only import would emit Function there
 import { Reflector } from '@nestjs/core';
 import { startActiveObservation } from '@obs/core';
+import type { DecodedSpan } from '@obs/local-server';
 import request from 'supertest';
 import { firstValueFrom, from, interval, lastValueFrom, map, take, timer, type Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +133,12 @@ class AdminController {
 class ObserveAppModule {}
 
 const obs = setupObsServer({ init: initTestObs });
+
+/** The one observation named `name`, once what obs holds was flushed. */
+async function observed(name: string): Promise<DecodedSpan> {
+  await obs.handle.flush();
+  return only(obs.server, name);
+}
 let app: INestApplication;
 let tools: Tools;
 
@@ -158,8 +165,7 @@ describe('@Observe', () => {
 
   it('Promise: ends when it settles, with name and asType', async () => {
     await expect(tools.weather('Oslo')).resolves.toEqual({ city: 'Oslo', temp: 21 });
-    await obs.handle.flush();
-    const span = only(obs.server, 'fetch-weather');
+    const span = await observed('fetch-weather');
     expect(span.attributes).toMatchObject({
       'obs.observation.type': 'tool',
       'obs.observation.input': 'Oslo',
@@ -170,8 +176,7 @@ describe('@Observe', () => {
 
   it('captureInput/captureOutput false record neither', async () => {
     await tools.search('my secret');
-    await obs.handle.flush();
-    const span = only(obs.server, 'Tools.search');
+    const span = await observed('Tools.search');
     expect(span.attributes['obs.observation.type']).toBe('retriever');
     expect(span.attributes['obs.observation.input']).toBeUndefined();
     expect(span.attributes['obs.observation.output']).toBeUndefined();
@@ -181,24 +186,21 @@ describe('@Observe', () => {
     const values: number[] = [];
     await lastValueFrom(tools.ticks(3).pipe(map((v) => values.push(v))));
     expect(values).toEqual([0, 1, 2]);
-    await obs.handle.flush();
-    const span = only(obs.server, 'Tools.ticks');
+    const span = await observed('Tools.ticks');
     expect(span.attributes['obs.observation.output']).toBe('[0,1,2]');
     expect(span.attributes['obs.observation.level']).toBeUndefined();
   });
 
   it('Observable: ends on error with level ERROR, and the error reaches the subscriber', async () => {
     await expect(lastValueFrom(tools.broken())).rejects.toThrow('tick failed');
-    await obs.handle.flush();
-    const span = only(obs.server, 'Tools.broken');
+    const span = await observed('Tools.broken');
     expect(span.attributes['obs.observation.level']).toBe('ERROR');
     expect(span.attributes['obs.observation.status_message']).toBe('tick failed');
   });
 
   it('Observable: ends on unsubscribe, marked cancelled', async () => {
     await expect(firstValueFrom(tools.endless())).resolves.toBe(0);
-    await obs.handle.flush();
-    const span = only(obs.server, 'Tools.endless');
+    const span = await observed('Tools.endless');
     expect(span.attributes['obs.observation.metadata.cancelled']).toBe(true);
     expect(span.attributes['obs.observation.output']).toBe('0');
   });
@@ -207,8 +209,7 @@ describe('@Observe', () => {
     let text = '';
     for await (const t of tools.tokens('world')) text += t;
     expect(text).toBe('Hello world');
-    await obs.handle.flush();
-    const span = only(obs.server, 'Tools.tokens');
+    const span = await observed('Tools.tokens');
     expect(span.attributes).toMatchObject({
       'obs.observation.type': 'generation',
       'obs.observation.model.name': 'fake-stream',
@@ -221,27 +222,23 @@ describe('@Observe', () => {
       expect(t).toBe('Hel');
       break;
     }
-    await obs.handle.flush();
-    expect(only(obs.server, 'Tools.tokens').attributes['obs.observation.metadata.cancelled']).toBe(true);
+    expect((await observed('Tools.tokens')).attributes['obs.observation.metadata.cancelled']).toBe(true);
   });
 
   it('ReadableStream: ends when read to the end, with its text', async () => {
     const text = await new Response(tools.readable(['a', 'b', 'c']).pipeThrough(new TextEncoderStream())).text();
     expect(text).toBe('abc');
-    await obs.handle.flush();
-    expect(only(obs.server, 'Tools.readable').attributes['obs.observation.output']).toBe('abc');
+    expect((await observed('Tools.readable')).attributes['obs.observation.output']).toBe('abc');
   });
 
   it('a sync throw is recorded and rethrown unchanged', async () => {
     expect(() => tools.throwsNow()).toThrow(RangeError);
-    await obs.handle.flush();
-    expect(only(obs.server, 'Tools.throwsNow').attributes['obs.observation.level']).toBe('ERROR');
+    expect((await observed('Tools.throwsNow')).attributes['obs.observation.level']).toBe('ERROR');
   });
 
   it('an HttpException below 500 is a WARNING with its message, not an error, and is rethrown', async () => {
     await expect(tools.findUser('u-0')).rejects.toBeInstanceOf(NotFoundException);
-    await obs.handle.flush();
-    const span = only(obs.server, 'Tools.findUser');
+    const span = await observed('Tools.findUser');
     expect(span.attributes['obs.observation.level']).toBe('WARNING');
     expect(span.attributes['obs.observation.status_message']).toBe('no user u-0');
     expect(span.status.code).not.toBe(2);
@@ -249,16 +246,14 @@ describe('@Observe', () => {
 
   it('is active while the method runs: observations it starts nest under it', async () => {
     await tools.nested();
-    await obs.handle.flush();
-    const outer = only(obs.server, 'Tools.nested');
+    const outer = await observed('Tools.nested');
     expect(only(obs.server, 'inner-llm').parentSpanId).toBe(outer.spanId);
   });
 
   it("keeps other decorators' metadata on the method, whichever side of them it is", async () => {
     await request(app.getHttpServer()).get('/admin/report').expect(200, { rows: 1 });
     await request(app.getHttpServer()).get('/admin/audit').expect(200, { audited: true });
-    await obs.handle.flush();
-    const report = only(obs.server, 'AdminController.report');
+    const report = await observed('AdminController.report');
     expect(report.parentSpanId).toBe(only(obs.server, 'GET /admin/report').spanId);
     expect(only(obs.server, 'audit-handler').parentSpanId).toBe(only(obs.server, 'GET /admin/audit').spanId);
     expect(AdminController.prototype.report.name).toBe('report');
@@ -266,8 +261,7 @@ describe('@Observe', () => {
 
   it('an Observable that completes synchronously, outside any request, is a root observation', async () => {
     await expect(lastValueFrom(tools.letters('abc'))).resolves.toBe('c');
-    await obs.handle.flush();
-    const span = only(obs.server, 'Tools.letters');
+    const span = await observed('Tools.letters');
     expect(span.parentSpanId).toBeUndefined();
     expect(span.attributes['obs.observation.output']).toBe('abc');
   });

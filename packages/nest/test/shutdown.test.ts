@@ -1,27 +1,13 @@
-import { Controller, Get, Module, Param } from '@nestjs/common';
+/**
+ * Closing a real Nest app (`NestFactory`, listening, on both platforms) whose ObsModule started
+ * obs: every accepted span is flushed, a request in flight included, and obs is shut down by the
+ * last app that shares it.
+ */
 import { getObsHandle } from '@obs/core';
 import { setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
-import { ObsModule, Observe } from '../src/index.js';
-import { getJson, platforms, sleep, urlOf } from './support/harness.js';
-
-class Work {
-  @Observe()
-  async step(n: number): Promise<number> {
-    await sleep(n);
-    return n;
-  }
-}
-
-@Controller('jobs')
-class JobsController {
-  private readonly work = new Work();
-
-  @Get(':ms')
-  async run(@Param('ms') ms: string) {
-    return { done: await this.work.step(Number(ms)) };
-  }
-}
+import { listenJobsApp } from './fixtures/jobs-app.js';
+import { getJson, platforms, sleep } from './support/harness.js';
 
 const local = setupObsServer();
 
@@ -29,28 +15,9 @@ describe.each(platforms)('application shutdown ($name)', (platform) => {
   it('app.close() flushes every accepted span, including a request in flight, and shuts down the obs it started', async () => {
     // Nothing has started obs (each app here shuts down the obs it started).
     expect(getObsHandle()).toBeUndefined();
-    @Module({
-      imports: [
-        ObsModule.forRoot({
-          // No initObs before: the module initialises obs. A long interval and a large batch, so
-          // only the shutdown flush can have sent the spans.
-          obs: {
-            baseUrl: local.server.url,
-            publicKey: local.server.publicKey,
-            secretKey: local.server.secretKey,
-            flushInterval: 600,
-            flushAt: 1000,
-            flushOnExit: false,
-          },
-        }),
-      ],
-      controllers: [JobsController],
-    })
-    class ShutdownAppModule {}
-
-    const app = await platform.createRealApp(ShutdownAppModule);
-    await app.listen(0, '127.0.0.1');
-    const base = await urlOf(app);
+    // No initObs before: the module initialises obs. A long interval and a large batch, so only
+    // the shutdown flush can have sent the spans.
+    const { app, base } = await listenJobsApp(platform, { ...local.connection, flushInterval: 600, flushAt: 1000, flushOnExit: false });
     expect(getObsHandle()).toBeDefined();
 
     for (const ms of [1, 2, 3]) expect(await getJson(`${base}/jobs/${ms}`)).toEqual({ done: ms });
@@ -71,20 +38,8 @@ describe.each(platforms)('application shutdown ($name)', (platform) => {
   });
 
   it('two apps sharing the obs an ObsModule started: the first to close only flushes, the last shuts it down', async () => {
-    const obs = {
-      baseUrl: local.server.url,
-      publicKey: local.server.publicKey,
-      secretKey: local.server.secretKey,
-      flushInterval: 600,
-      flushOnExit: false,
-    };
-    const make = async () => {
-      @Module({ imports: [ObsModule.forRoot({ obs })], controllers: [JobsController] })
-      class SharedAppModule {}
-      const app = await platform.createRealApp(SharedAppModule);
-      await app.listen(0, '127.0.0.1');
-      return { app, base: await urlOf(app) };
-    };
+    const obs = { ...local.connection, flushInterval: 600, flushOnExit: false };
+    const make = () => listenJobsApp(platform, obs);
     const first = await make();
     const second = await make();
     const handle = getObsHandle();

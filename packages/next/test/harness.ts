@@ -105,6 +105,20 @@ export function waitForGenerationTrace(server: ObsServer, traceId: string, rootN
   );
 }
 
+/** The first span named `name` on `server`, once one arrived. */
+export function firstSpan(server: ObsServer, name: string, timeoutMs = 10_000): Promise<DecodedSpan> {
+  return server.waitFor(() => server.spansByName(name)[0], { timeoutMs, description: `a span named ${name}` });
+}
+
+/**
+ * What `onRequestError` records on an observation: level ERROR, the error's message, and Next's
+ * context (`routerKind`, `routeType`, `digest`, ...) as `next.*` metadata.
+ */
+export function nextErrorAttributes(message: string, next: Record<string, string>): Record<string, string> {
+  const metadata = Object.entries(next).map(([key, value]) => [`obs.observation.metadata.next.${key}`, value]);
+  return { 'obs.observation.level': 'ERROR', 'obs.observation.status_message': message, ...Object.fromEntries(metadata) };
+}
+
 /** `POST /api/ai` of the example (the AI SDK route) as `user-ai`; returns the trace id once it answered. */
 export async function askAiRoute(appUrl: string): Promise<string> {
   const res = await fetch(`${appUrl}/api/ai`, {

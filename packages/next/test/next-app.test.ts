@@ -5,7 +5,16 @@ import { setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { obsWarnings } from '../../../tests/support/framework-app.js';
 import { nextBundleCopies } from '../../../tests/support/next-copies.js';
-import { askAiRoute, EXAMPLE_DIR, expectWholeTrace, nextEnv, startNext, waitForGenerationTrace } from './harness.js';
+import {
+  askAiRoute,
+  EXAMPLE_DIR,
+  expectWholeTrace,
+  firstSpan,
+  nextEnv,
+  nextErrorAttributes,
+  startNext,
+  waitForGenerationTrace,
+} from './harness.js';
 
 const local = setupObsServer();
 let app: Awaited<ReturnType<typeof startNext>>;
@@ -178,19 +187,18 @@ describe('route handler wrapped with withObs (Node.js runtime)', () => {
       body: 'reason=quota&token=abc',
     });
     expect(res.status).toBe(500);
-    await local.server.waitFor(() => local.server.spansByName('POST /api/boom').length > 0, { timeoutMs: 10_000 });
-    const [root] = local.server.spansByName('POST /api/boom');
-    expect(root!.attributes).toMatchObject({
+    const root = await firstSpan(local.server, 'POST /api/boom');
+    expect(root.attributes).toMatchObject({
       'obs.observation.level': 'ERROR',
       'obs.observation.status_message': 'model provider unavailable: unknown',
       'http.response.status_code': 500,
     });
-    expect(root!.status.code).toBe(2);
-    expect(root!.events.some((e) => e.name === 'exception')).toBe(true);
-    expect(JSON.parse(String(root!.attributes['obs.observation.input']))).toEqual({ reason: 'quota', token: '[REDACTED]' });
+    expect(root.status.code).toBe(2);
+    expect(root.events.some((e) => e.name === 'exception')).toBe(true);
+    expect(JSON.parse(String(root.attributes['obs.observation.input']))).toEqual({ reason: 'quota', token: '[REDACTED]' });
     // onRequestError ran too (Next awaits it before answering) and must not have added a second observation.
     await new Promise((r) => setTimeout(r, 300));
-    expect(local.server.spansByTrace(root!.traceId)).toHaveLength(1);
+    expect(local.server.spansByTrace(root.traceId)).toHaveLength(1);
   });
 });
 
@@ -239,30 +247,22 @@ describe('onRequestError', () => {
   it('records an unwrapped route handler error as an observation named after the route', async () => {
     const res = await fetch(`${app.url}/api/fail`);
     expect(res.status).toBe(500);
-    await local.server.waitFor(() => local.server.spansByName('GET /api/fail').length > 0, { timeoutMs: 10_000 });
-    const [span] = local.server.spansByName('GET /api/fail');
-    expect(span!.attributes).toMatchObject({
-      'obs.observation.level': 'ERROR',
-      'obs.observation.status_message': 'unwrapped handler failed',
+    const span = await firstSpan(local.server, 'GET /api/fail');
+    expect(span.attributes).toMatchObject({
+      ...nextErrorAttributes('unwrapped handler failed', { routeType: 'route', routerKind: 'App Router' }),
       'obs.trace.name': 'GET /api/fail',
-      'obs.observation.metadata.next.routeType': 'route',
-      'obs.observation.metadata.next.routerKind': 'App Router',
     });
-    expect(span!.events.some((e) => e.name === 'exception')).toBe(true);
+    expect(span.events.some((e) => e.name === 'exception')).toBe(true);
   });
 
   it('records a server component render error', async () => {
     const res = await fetch(`${app.url}/broken`);
     expect(res.status).toBe(500);
-    await local.server.waitFor(() => local.server.spansByName('GET /broken').length > 0, { timeoutMs: 10_000 });
-    const [span] = local.server.spansByName('GET /broken');
-    expect(span!.attributes).toMatchObject({
-      'obs.observation.level': 'ERROR',
-      'obs.observation.status_message': 'server component failed to render',
-      'obs.observation.metadata.next.routeType': 'render',
-      'obs.observation.metadata.next.renderSource': 'react-server-components',
-    });
-    expect(span!.parentSpanId).toBeUndefined();
+    const span = await firstSpan(local.server, 'GET /broken');
+    expect(span.attributes).toMatchObject(
+      nextErrorAttributes('server component failed to render', { routeType: 'render', renderSource: 'react-server-components' }),
+    );
+    expect(span.parentSpanId).toBeUndefined();
   });
 });
 
@@ -294,12 +294,11 @@ describe('server components and server actions', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('The answer is 42.');
-    await local.server.waitFor(() => local.server.spansByName('answer-question').length > 0, { timeoutMs: 10_000 });
-    const [chain] = local.server.spansByName('answer-question');
-    const spans = await traceOf(chain!.traceId, 2);
+    const chain = await firstSpan(local.server, 'answer-question');
+    const spans = await traceOf(chain.traceId, 2);
     const generation = spans.find((s) => s.attributes['obs.observation.type'] === 'generation');
-    expect(generation?.parentSpanId).toBe(chain!.spanId);
-    expect(chain!.attributes['obs.observation.input']).toBe('What is six times seven?');
+    expect(generation?.parentSpanId).toBe(chain.spanId);
+    expect(chain.attributes['obs.observation.input']).toBe('What is six times seven?');
     expect(expectWholeTrace(spans)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { initObs, startActiveObservation } from '@obs/core';
 import { setupObsServer } from '@obs/local-server/testing';
 import { expect, it } from 'vitest';
 import { onRequestError } from '../src/on-request-error.js';
+import { firstSpan, nextErrorAttributes } from './harness.js';
 
 const local = setupObsServer({
   init: (c) => initObs({ ...c, flushInterval: 3600, flushOnExit: false }),
@@ -17,17 +18,11 @@ it('records an error raised inside a live observation on that observation, with 
     );
   });
   await local.handle.flush();
-  await local.server.waitFor(() => local.server.spansByName('answer').length > 0, { timeoutMs: 5_000 });
+  const span = await firstSpan(local.server, 'answer', 5_000);
   // No second, separate error observation: the error went on the active one.
   expect(local.server.spans().map((s) => s.name)).toEqual(['answer']);
-  const [span] = local.server.spansByName('answer');
-  expect(span!.attributes).toMatchObject({
-    'obs.observation.level': 'ERROR',
-    'obs.observation.status_message': 'tool failed',
-    'obs.observation.metadata.next.routerKind': 'App Router',
-    'obs.observation.metadata.next.routePath': '/api/x/route',
-    'obs.observation.metadata.next.routeType': 'route',
-    'obs.observation.metadata.next.digest': '123',
-  });
-  expect(span!.attributes['obs.observation.metadata.next.renderSource']).toBeUndefined();
+  expect(span.attributes).toMatchObject(
+    nextErrorAttributes('tool failed', { routerKind: 'App Router', routePath: '/api/x/route', routeType: 'route', digest: '123' }),
+  );
+  expect(span.attributes['obs.observation.metadata.next.renderSource']).toBeUndefined();
 });

@@ -1,17 +1,8 @@
 // Handlers the freeze suite runs in the stand-in runtime, each wrapped with `wrapHandler` and none
 // calling `initObs()`: the wrapper starts obs from the `OBS_*` environment at the first invocation.
-import { observe, startActiveObservation } from '@obs/core';
+import { observe } from '@obs/core';
 import { wrapHandler } from '@obs/lambda';
-
-const answer = (question) =>
-  startActiveObservation(
-    'answer',
-    async (o) => {
-      o.update({ input: question, output: `echo: ${question}` });
-      return `echo: ${question}`;
-    },
-    { asType: 'generation' },
-  );
+import { answer } from './answer.mjs';
 
 /** An HTTP API chat route: a generation under the root; `crash` throws. */
 export const chat = wrapHandler(
