@@ -1,7 +1,7 @@
 /**
- * What the meta-framework suites (`@obs/react-router`, `@obs/sveltekit`, `@obs/nuxt`) share: one
- * real production build of a test app per suite (its tool run to completion, its output kept for
- * the warnings check) and the app served by the framework's own server as a child process,
+ * What the meta-framework suites (`@obs/react-router`, `@obs/sveltekit`, `@obs/nuxt`; `@obs/next`
+ * for its build and server) share: one real production build of a test app per suite (its tool run
+ * to completion, its output kept for the warnings check) and the app served by the framework's own server as a child process,
  * pointed at the local obs server through `OBS_*`, on a free port (`serveWithObs`: both for the
  * tests of a file).
  */
@@ -14,7 +14,13 @@ import type { TestProject } from 'vitest/node';
 
 /** Environment for a framework's tools: no inherited obs settings, no telemetry of theirs. */
 export function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NUXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NUXT_TELEMETRY_DISABLED: '1',
+    NEXT_TELEMETRY_DISABLED: '1',
+    NODE_ENV: 'production',
+    ...extra,
+  };
   for (const key of Object.keys(env)) if (key.startsWith('OBS_') && !(key in extra)) delete env[key];
   delete env.NODE_OPTIONS;
   return env;

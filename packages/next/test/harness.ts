@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DecodedSpan, ObsServer } from '@obs/local-server';
+import { appEnv, freePort, runNode, type ServedApp, serveApp } from '../../../tests/support/framework-app.js';
 
 /** The example app the tests build and run. */
 export const EXAMPLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../examples/next');
@@ -11,72 +10,17 @@ export const EXAMPLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.u
 /** The `next` CLI of the example, run with this Node.js (22, from the repository's devDependency). */
 export const NEXT_BIN = createRequire(path.join(EXAMPLE_DIR, 'package.json')).resolve('next/dist/bin/next');
 
-/** Environment for Next.js in tests: no telemetry, no inherited obs settings. */
-export function nextEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...extra };
-  for (const key of Object.keys(env)) if (key.startsWith('OBS_') && !(key in extra)) delete env[key];
-  delete env.NODE_OPTIONS;
-  return env;
-}
+/** Environment for Next.js in tests: no telemetry, no inherited obs settings (the meta-frameworks' `appEnv`). */
+export const nextEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => appEnv(extra);
 
-/** Runs a command to completion; rejects with its output when it fails. */
-export function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [NEXT_BIN, ...args], { cwd: EXAMPLE_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`next ${args.join(' ')} exited ${code}:\n${out}`))));
-  });
-}
+/** Runs the `next` CLI to completion; rejects with its output when it fails. */
+export const run = (args: string[], env: NodeJS.ProcessEnv): Promise<string> => runNode([NEXT_BIN, ...args], EXAMPLE_DIR, env);
 
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
+export { freePort };
 
-/** `next start` of the built example; resolves once it answers HTTP. */
-export async function startNext(
-  env: NodeJS.ProcessEnv,
-): Promise<{ url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: EXAMPLE_DIR,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}:\n${out}`);
-    // A static-asset path: answered by Next (404), ignored by withObs, so it makes no spans.
-    const ok = await fetch(`${url}/robots.txt`).then(
-      () => true,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`next start did not answer in 30 s:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    child,
-    output: () => out,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+/** `next start` of the built example; resolves once it answers a static-asset path (404 from Next, no spans from withObs). */
+export const startNext = (env: NodeJS.ProcessEnv): Promise<ServedApp> =>
+  serveApp((port) => [NEXT_BIN, 'start', '-p', String(port), '-H', '127.0.0.1'], EXAMPLE_DIR, env, '/robots.txt');
 
 /**
  * The spans of a trace form whole trees: no Next.js infrastructure span, and every parent is either an
