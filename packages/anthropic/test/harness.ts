@@ -27,4 +27,4 @@ export function setup() {
   });
 }
 
-export { obsAttr as attr, obsJson as json } from '@obs/local-server/testing';
+export { obsAttr as attr, obsEnding, obsJson as json, readStream } from '@obs/local-server/testing';

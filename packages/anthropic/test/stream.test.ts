@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { observeAnthropic } from '../src/index.js';
 import { events, message, text, thinking, toolUse, USAGE_DETAILS } from './fake-anthropic.js';
-import { API_KEY, attr, json, SDKS, setup } from './harness.js';
+import { API_KEY, attr, json, obsEnding, readStream, SDKS, setup } from './harness.js';
 
 const t = setup();
 
@@ -23,19 +23,26 @@ const OUTPUT = {
   tool_calls: [{ id: 'toolu_1', name: 'weather', args: { city: 'Paris' } }],
   reasoning: 'Paris, so sunny.',
 };
+/** The answer the early endings cut: its first text delta is `Hello ther`. */
+const HELLO = events(message([text('Hello there, Paris.')]));
+const PARTIAL = { role: 'assistant', content: 'Hello ther' };
+const OVERLOADED = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
+/** message_start's usage: its output_tokens is a placeholder, not recorded before message_delta. */
+const INPUT_USAGE = { input: 12, input_cache_read: 30, input_cache_write: 8, total: 50 };
 
 for (const [label, Anthropic] of SDKS) {
   describe(`streams (${label})`, () => {
     const client = () => observeAnthropic(new Anthropic({ apiKey: API_KEY, baseURL: t.fake.baseURL, maxRetries: 0 }));
+    const stream = () => client().messages.create({ ...PARAMS, stream: true });
 
     it('create({ stream: true }): the SDK’s Stream; consumed, one generation with the assembled answer, usage and completion_start_time', async () => {
       t.fake.reply('/v1/messages', { sse: events(ANSWER), delayMs: 2 });
       const { result, spans } = await t.traced(async () => {
-        const stream = await client().messages.create({ ...PARAMS, stream: true });
-        expect(typeof stream.tee).toBe('function');
-        expect(stream.controller).toBeInstanceOf(AbortController);
+        const s = await stream();
+        expect(typeof s.tee).toBe('function');
+        expect(s.controller).toBeInstanceOf(AbortController);
         const types: string[] = [];
-        for await (const event of stream) types.push(event.type);
+        for await (const event of s) types.push(event.type);
         return types;
       });
       expect(result).toEqual(events(ANSWER).map((e) => e['type']));
@@ -44,23 +51,19 @@ for (const [label, Anthropic] of SDKS) {
       expect(attr(gen, 'model.name')).toBe('claude-test-2026');
       expect(json(gen, 'model.parameters')).toEqual({ max_tokens: 256, stream: true });
       expect(json(gen, 'input')).toEqual([{ role: 'user', content: 'Weather in Paris?' }]);
-      expect(json(gen, 'output')).toEqual(OUTPUT);
-      expect(json(gen, 'usage_details')).toEqual(USAGE_DETAILS);
       expect(attr(gen, 'metadata.stop_reason')).toBe('end_turn');
-      expect(attr(gen, 'level')).toBeUndefined();
-      const first = new Date(String(attr(gen, 'completion_start_time'))).getTime();
-      expect(first).toBeGreaterThan(gen.startTime.getTime());
-      expect(first).toBeLessThan(gen.endTime.getTime());
+      // toEqual: no level and no status message, it ended well.
+      expect(obsEnding(gen)).toEqual({ output: OUTPUT, usage: USAGE_DETAILS, completionStart: 'within' });
     });
 
     it('the messages.stream() helper: its events, finalMessage() and finalText(); one generation', async () => {
       t.fake.reply('/v1/messages', { sse: events(ANSWER) });
       const { result, spans } = await t.traced(async () => {
-        const stream = client().messages.stream(PARAMS);
+        const s = client().messages.stream(PARAMS);
         const texts: string[] = [];
-        stream.on('text', (delta) => texts.push(delta));
-        const final = await stream.finalMessage();
-        return { texts: texts.join(''), final, finalText: await stream.finalText() };
+        s.on('text', (delta) => texts.push(delta));
+        const final = await s.finalMessage();
+        return { texts: texts.join(''), final, finalText: await s.finalText() };
       });
       expect(result.texts).toBe('Sunny and 22 °C.');
       expect(result.finalText).toBe('Sunny and 22 °C.');
@@ -75,82 +78,52 @@ for (const [label, Anthropic] of SDKS) {
     it('tee(): both branches read, one generation', async () => {
       t.fake.reply('/v1/messages', { sse: events(ANSWER) });
       const { result, spans } = await t.traced(async () => {
-        const [a, b] = (await client().messages.create({ ...PARAMS, stream: true })).tee();
-        const count = async (s: AsyncIterable<unknown>) => {
-          let n = 0;
-          for await (const _ of s) n++;
-          return n;
-        };
-        return Promise.all([count(a), count(b)]);
+        const [a, b] = (await stream()).tee();
+        return Promise.all([readStream(a), readStream(b)]);
       });
-      expect(result).toEqual([events(ANSWER).length, events(ANSWER).length]);
+      expect(result.map((read) => read.items.length)).toEqual([events(ANSWER).length, events(ANSWER).length]);
       expect(spans).toHaveLength(1);
       expect(json(spans[0]!, 'output')).toEqual(OUTPUT);
     });
 
     it('a stream the caller leaves: WARNING with the text so far, ended at once; input usage only', async () => {
-      t.fake.reply('/v1/messages', { sse: events(message([text('Hello there, Paris.')])), delayMs: 30, hang: true });
-      const { spans } = await t.traced(async () => {
-        const stream = await client().messages.create({ ...PARAMS, stream: true });
-        for await (const event of stream) if (event.type === 'content_block_delta') break;
-      });
+      t.fake.reply('/v1/messages', { sse: HELLO, delayMs: 30, hang: true });
+      const { spans } = await t.traced(async () =>
+        readStream(await stream(), { leaveAfter: (event) => event.type === 'content_block_delta' }),
+      );
       expect(spans).toHaveLength(1);
-      expect(attr(spans[0]!, 'level')).toBe('WARNING');
+      expect(obsEnding(spans[0]!)).toMatchObject({ level: 'WARNING', output: PARTIAL, usage: INPUT_USAGE });
       expect(attr(spans[0]!, 'status_message')).toMatch(/stopped reading/);
-      expect(json(spans[0]!, 'output')).toEqual({ role: 'assistant', content: 'Hello ther' });
-      // message_start's output_tokens is a placeholder: not recorded before message_delta.
-      expect(json(spans[0]!, 'usage_details')).toEqual({ input: 12, input_cache_read: 30, input_cache_write: 8, total: 50 });
     });
 
     it('the helper aborted (stream.abort()): WARNING; the caller sees the SDK’s abort', async () => {
-      t.fake.reply('/v1/messages', { sse: events(message([text('Hello there, Paris.')])), delayMs: 30, hang: true });
+      t.fake.reply('/v1/messages', { sse: HELLO, delayMs: 30, hang: true });
       const { result, spans } = await t.traced(async () => {
-        const stream = client().messages.stream(PARAMS);
-        stream.on('text', () => stream.abort());
-        return stream.finalMessage().catch((e: unknown) => e);
+        const s = client().messages.stream(PARAMS);
+        s.on('text', () => s.abort());
+        return s.finalMessage().catch((e: unknown) => e);
       });
       expect(result).toBeInstanceOf(Anthropic.APIUserAbortError);
       expect(spans).toHaveLength(1);
-      expect(attr(spans[0]!, 'level')).toBe('WARNING');
-      expect(attr(spans[0]!, 'status_message')).toMatch(/aborted/);
-      expect(json(spans[0]!, 'output')).toEqual({ role: 'assistant', content: 'Hello ther' });
+      expect(obsEnding(spans[0]!)).toMatchObject({ level: 'WARNING', statusMessage: expect.stringMatching(/aborted/), output: PARTIAL });
     });
 
-    it('an error event mid-stream: ERROR with its message and the text so far; the caller gets the SDK’s error', async () => {
-      const sse = events(message([text('Hello there, Paris.')])).slice(0, 4);
-      sse.push({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
-      t.fake.reply('/v1/messages', { sse });
-      const { result, spans } = await t.traced(async () => {
-        const stream = await client().messages.create({ ...PARAMS, stream: true });
-        try {
-          for await (const _ of stream);
-          return 'completed';
-        } catch (err) {
-          return err;
-        }
-      });
-      expect(result).toBeInstanceOf(Anthropic.APIError);
+    // Both cut the answer after its first text delta: the caller gets the SDK's error, the generation its message.
+    it.each([
+      {
+        cut: 'an error event mid-stream',
+        reply: { sse: [...HELLO.slice(0, 4), OVERLOADED] },
+        error: Anthropic.APIError,
+        says: /Overloaded/,
+      },
+      { cut: 'a broken connection', reply: { sse: HELLO.slice(0, 4), breakOff: true }, error: Error, says: /\S/ },
+    ])('$cut: ERROR with the SDK error’s message and the text so far', async ({ reply, error, says }) => {
+      t.fake.reply('/v1/messages', reply);
+      const { result, spans } = await t.traced(async () => readStream(await stream()));
+      expect(result.error).toBeInstanceOf(error);
       expect(spans).toHaveLength(1);
-      expect(attr(spans[0]!, 'level')).toBe('ERROR');
-      expect(attr(spans[0]!, 'status_message')).toMatch(/Overloaded/);
-      expect(json(spans[0]!, 'output')).toEqual({ role: 'assistant', content: 'Hello ther' });
-    });
-
-    it('a broken connection: ERROR; the caller sees the SDK’s error', async () => {
-      t.fake.reply('/v1/messages', { sse: events(message([text('Hello there, Paris.')])).slice(0, 4), breakOff: true });
-      const { result, spans } = await t.traced(async () => {
-        const stream = await client().messages.create({ ...PARAMS, stream: true });
-        try {
-          for await (const _ of stream);
-          return 'completed';
-        } catch (err) {
-          return err;
-        }
-      });
-      expect(result).toBeInstanceOf(Error);
-      expect(spans).toHaveLength(1);
-      expect(attr(spans[0]!, 'level')).toBe('ERROR');
-      expect(attr(spans[0]!, 'status_message')).toBe((result as Error).message);
+      expect(obsEnding(spans[0]!)).toMatchObject({ level: 'ERROR', statusMessage: (result.error as Error).message, output: PARTIAL });
+      expect(attr(spans[0]!, 'status_message')).toMatch(says);
     });
   });
 }

@@ -28,7 +28,7 @@ export function setup() {
   });
 }
 
-export { obsAttr as attr, obsJson as json } from '@obs/local-server/testing';
+export { obsAttr as attr, obsEnding, obsJson as json, readStream } from '@obs/local-server/testing';
 /** A client of `sdk` against the stand-in; destroy it after use (HTTP/2 sessions stay open). */
 export function clientOf<T extends typeof current>(sdk: T, url: string): current.BedrockRuntimeClient {
   return new sdk.BedrockRuntimeClient({ region: 'us-east-1', endpoint: url, credentials: CREDENTIALS, maxAttempts: 1 });

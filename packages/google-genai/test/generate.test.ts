@@ -17,6 +17,8 @@ const t = setup();
 const TOOLS = [
   { functionDeclarations: [{ name: 'weather', description: 'Weather in a city', parameters: { type: 'OBJECT', properties: {} } }] },
 ];
+/** The sampling parameters of `config`: recorded as sent (the thinking budget and tool mode are flattened). */
+const SAMPLING = { temperature: 0.2, topP: 0.9, topK: 40, maxOutputTokens: 256, stopSequences: ['END'], seed: 7 };
 
 for (const [label, GoogleGenAI] of SDKS) {
   describe(`models (${label})`, () => {
@@ -53,12 +55,7 @@ for (const [label, GoogleGenAI] of SDKS) {
           ],
           config: {
             systemInstruction: 'You are terse.',
-            temperature: 0.2,
-            topP: 0.9,
-            topK: 40,
-            maxOutputTokens: 256,
-            stopSequences: ['END'],
-            seed: 7,
+            ...SAMPLING,
             thinkingConfig: { thinkingBudget: 1024 },
             toolConfig: { functionCallingConfig: { mode: 'AUTO' as never } },
             tools: TOOLS as never,
@@ -78,16 +75,7 @@ for (const [label, GoogleGenAI] of SDKS) {
       expect(gen.name).toBe('google-genai.generate_content');
       expect(attr(gen, 'type')).toBe('generation');
       expect(attr(gen, 'model.name')).toBe('gemini-test-001');
-      expect(json(gen, 'model.parameters')).toEqual({
-        temperature: 0.2,
-        topP: 0.9,
-        topK: 40,
-        maxOutputTokens: 256,
-        stopSequences: ['END'],
-        seed: 7,
-        thinkingBudget: 1024,
-        tool_choice: 'AUTO',
-      });
+      expect(json(gen, 'model.parameters')).toEqual({ ...SAMPLING, thinkingBudget: 1024, tool_choice: 'AUTO' });
       expect(json(gen, 'input')).toEqual([
         { role: 'system', content: 'You are terse.' },
         { role: 'user', content: 'Weather in Paris?' },

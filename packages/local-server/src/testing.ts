@@ -5,7 +5,8 @@
  * initialises obs against it through your `init` (`initTestObs(initObs)`), resets the server
  * before each test, and shuts obs and the server down after the tests; `traced`, `traceOf`,
  * `oneSpan`, `obsAttr` and `obsJson` read back what arrived; `setupWrapperTest` is the fixture of
- * a model SDK wrapper's tests (the server, a stand-in of the provider's API, `traced`).
+ * a model SDK wrapper's tests (the server, a stand-in of the provider's API, `traced`), and
+ * `readStream` and `obsEnding` drive a wrapped stream to an ending and read how it ended.
  *
  * @example
  * ```ts
@@ -37,6 +38,7 @@ export {
   pngDataUri,
 } from './test-controls/media-fixtures.js';
 export { type StandInApi, type StandInCall, type StandInReply, startStandInApi } from './test-controls/stand-in-api.js';
+export { type ObsEnding, obsEnding, type ReadStreamOptions, readStream, type StreamRead } from './test-controls/streams.js';
 export {
   type ArrivedTrace,
   freePort,

@@ -1,7 +1,8 @@
 /**
  * The helpers of `@obs/local-server/testing` that read a trace back (`initTestObs`, `traced`,
- * `traceOf`, `oneSpan`, `obsAttr`, `obsJson`, `freePort`, `setupWrapperTest`), against the real server: spans made by
- * OpenTelemetry's SDK, sent as OTLP protobuf by a stand-in `initObs` whose `flush` posts them.
+ * `traceOf`, `oneSpan`, `obsAttr`, `obsJson`, `obsEnding`, `freePort`, `setupWrapperTest`) or
+ * drive a stream (`readStream`), against the real server: spans made by OpenTelemetry's SDK,
+ * sent as OTLP protobuf by a stand-in `initObs` whose `flush` posts them.
  */
 import { createServer } from 'node:net';
 import { ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
@@ -11,9 +12,11 @@ import {
   freePort,
   initTestObs,
   obsAttr,
+  obsEnding,
   obsJson,
   type ObsConnection,
   oneSpan,
+  readStream,
   setupObsServer,
   setupWrapperTest,
   startStandInApi,
@@ -162,6 +165,71 @@ describe('@obs/local-server/testing helpers', () => {
     });
     expect((server.address() as { port: number }).port).toBe(port);
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+});
+
+describe('a stream driven to its ending, and how its observation ended', () => {
+  async function* numbers(count: number, failAt = -1) {
+    for (let i = 0; i < count; i++) {
+      if (i === failAt) throw new Error(`failed at ${i}`);
+      yield i;
+    }
+  }
+
+  it('readStream: to the end, or left when told (which closes the stream); a throw comes back as `error`', async () => {
+    expect(await readStream(numbers(3))).toEqual({ items: [0, 1, 2], error: undefined });
+    let closed = false;
+    async function* watched() {
+      try {
+        yield* numbers(5);
+      } finally {
+        closed = true;
+      }
+    }
+    const seen: number[] = [];
+    const left = await readStream(watched(), { each: (n, i) => seen.push(n * 10 + i), leaveAfter: (n) => n === 1 });
+    expect(left).toEqual({ items: [0, 1], error: undefined });
+    expect(seen).toEqual([0, 11]);
+    expect(closed).toBe(true);
+    const failed = await readStream(numbers(5, 2));
+    expect(failed.items).toEqual([0, 1]);
+    expect((failed.error as Error).message).toBe('failed at 2');
+  });
+
+  it('obsEnding: level, status message, output and usage as sent (parsed), and where the first chunk fell', async () => {
+    const t0 = Date.now();
+    /** A generation from t0 to t0 + 10 ms whose first chunk came at t0 + `firstMs`. */
+    const generation = (name: string, firstMs: number | undefined, attributes: Record<string, string> = {}) => {
+      const parent = trace.setSpan(ROOT_CONTEXT, active!);
+      const first = firstMs === undefined ? {} : { 'obs.observation.completion_start_time': new Date(t0 + firstMs).toISOString() };
+      const prefixed = Object.fromEntries(Object.entries(attributes).map(([k, v]) => [`obs.observation.${k}`, v]));
+      tracer.startSpan(name, { startTime: t0, attributes: { ...prefixed, ...first } }, parent).end(t0 + 10);
+    };
+    const run = await traced(obs, startActive, () => {
+      generation('well', 4, { output: '{"content":"Sunny."}', usage_details: '{"input":3,"output":2,"total":5}' });
+      generation('cut', 10, { level: 'ERROR', status_message: 'socket hang up', output: '{"content":"Sun"}' });
+      generation('early', 0);
+      generation('late', 11);
+      generation('unary', undefined, { output: '"hi"' });
+    });
+    // toEqual leaves out what is undefined: these say that no level or status message was set.
+    expect(obsEnding(run.one('well'))).toEqual({
+      output: { content: 'Sunny.' },
+      usage: { input: 3, output: 2, total: 5 },
+      completionStart: 'within',
+    });
+    expect(obsEnding(run.one('cut'))).toEqual({
+      level: 'ERROR',
+      statusMessage: 'socket hang up',
+      output: { content: 'Sun' },
+      usage: undefined,
+      completionStart: 'at the end',
+    });
+    expect(obsEnding(run.one('early')).completionStart).toBe('not after the start');
+    expect(obsEnding(run.one('late')).completionStart).toBe('after the end');
+    expect(obsEnding(run.one('unary'))).toEqual({ output: 'hi' });
+    // ...and fail on an ending that has them.
+    expect(obsEnding(run.one('cut'))).not.toEqual({ output: { content: 'Sun' }, completionStart: 'at the end' });
   });
 });
 

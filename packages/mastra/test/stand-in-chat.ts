@@ -1,32 +1,26 @@
 /**
- * A stand-in OpenAI Chat Completions API on a real local HTTP server, for Mastra's model router
- * (`{ id: 'openai/...', url }`): each request takes the next scripted turn (text, or a tool call)
- * and answers it as JSON or, for `stream: true`, as server-sent chunks with a final usage chunk.
- * Every request is kept.
+ * A stand-in OpenAI Chat Completions API on `@obs/local-server/testing`'s stand-in (a real local
+ * HTTP server), for Mastra's model router (`{ id: 'openai/...', url }`): each request takes the
+ * next scripted turn (text, or a tool call) and answers it as JSON or, for `stream: true`, as
+ * server-sent chunks with a final usage chunk. Every request is kept.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type StandInCall, startStandInApi } from '@obs/local-server/testing';
 
 export type Turn = { text: string } | { call: string; args: Record<string, unknown> };
 export const USAGE = { prompt_tokens: 30, completion_tokens: 12, total_tokens: 42, prompt_tokens_details: { cached_tokens: 10 } };
 
 export interface StandInChat {
   baseURL: string;
-  requests: Record<string, unknown>[];
+  requests: StandInCall[];
   script(...turns: Turn[]): void;
   close(): Promise<void>;
 }
 
 export async function startStandInChat(): Promise<StandInChat> {
   const turns: Turn[] = [];
-  const requests: Record<string, unknown>[] = [];
   let n = 0;
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-    requests.push({ path: req.url, ...body });
+  const api = await startStandInApi();
+  api.reply('/v1/chat/completions', ({ body }) => {
     const turn = turns.shift() ?? { text: 'nothing scripted' };
     const id = `chatcmpl_${++n}`;
     const base = { id, object: 'chat.completion.chunk', created: 1, model: 'gpt-stand-in-2026' };
@@ -43,9 +37,8 @@ export async function startStandInChat(): Promise<StandInChat> {
     const finish = 'text' in turn ? 'stop' : 'tool_calls';
     if (body['stream'] !== true) {
       const { tool_calls, ...message } = delta as Record<string, unknown>;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(
-        JSON.stringify({
+      return {
+        json: {
           ...base,
           object: 'chat.completion',
           choices: [
@@ -59,22 +52,20 @@ export async function startStandInChat(): Promise<StandInChat> {
             },
           ],
           usage: USAGE,
-        }),
-      );
+        },
+      };
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-    send({ ...base, choices: [{ index: 0, delta, finish_reason: null }] });
-    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
-    send({ ...base, choices: [], usage: USAGE });
-    res.end('data: [DONE]\n\n');
+    const chunks = [
+      { ...base, choices: [{ index: 0, delta, finish_reason: null }] },
+      { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] },
+      { ...base, choices: [], usage: USAGE },
+    ];
+    return { chunks: [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'], contentType: 'text/event-stream' };
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
   return {
-    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
+    baseURL: `${api.url}/v1`,
+    requests: api.calls,
     script: (...t) => void turns.splice(0, turns.length, ...t),
-    close: () => new Promise((r) => server.close(() => r())),
+    close: () => api.close(),
   };
 }

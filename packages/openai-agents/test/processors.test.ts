@@ -36,19 +36,32 @@ class Recorder implements TracingProcessor {
 
 const agent = new Agent({ name: 'Echo', instructions: 'Repeat.' });
 
+/** The spans obs exports for one run of the agent under a root observation. */
+const OBS_SPANS = ['Agent workflow', 'Echo', 'request', 'response'];
+
+/** Runs the agent (one scripted answer) under a root observation and lets obs send; the trace's id. */
 async function observedRun(): Promise<string> {
+  t.standIn.script({ text: 'hello' });
   let traceId = '';
   await startActiveObservation('request', async (obs) => {
     traceId = obs.traceId;
     await run(agent, 'hello');
   });
+  await t.settle();
   return traceId;
 }
+
+/** The names of the spans of the trace on the obs server, sorted. */
+const exported = (traceId: string) =>
+  t.local.server
+    .spansByTrace(traceId)
+    .map((s) => s.name)
+    .sort();
 
 /** The span items OpenAI's exporter sent to the stand-in's ingest endpoint. */
 function ingested(): unknown[] {
   return t.standIn.requests
-    .filter((r) => r.path === '/traces/ingest')
+    .filter((r) => r.path === '/v1/traces/ingest')
     .flatMap((r) => (r.body['data'] as { object: string }[]).filter((item) => item.object === 'trace.span'));
 }
 
@@ -59,20 +72,13 @@ describe("obs's processor beside the app's", () => {
     setTraceProcessors([new BatchTraceProcessor(exporter), app]);
     const processor = observeOpenAIAgents();
     expect(observeOpenAIAgents()).toBe(processor);
-    t.standIn.script({ text: 'hello' });
     const traceId = await observedRun();
-    await t.settle();
     // The SDK's forceFlush reaches every processor: OpenAI's exporter posts, obs flushes.
     await getGlobalTraceProvider().forceFlush();
     // task, agent, turn, response: the SDK's four spans, to each of the three processors once.
     expect(app.ended).toHaveLength(4);
     expect(ingested()).toHaveLength(4);
-    expect(
-      t.local.server
-        .spansByTrace(traceId)
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(['Agent workflow', 'Echo', 'request', 'response']);
+    expect(exported(traceId)).toEqual(OBS_SPANS);
     expect(processor.openTraces).toBe(0);
   });
 
@@ -82,32 +88,17 @@ describe("obs's processor beside the app's", () => {
     const second = observeOpenAIAgents();
     expect(second).not.toBe(first);
     expect(observeOpenAIAgents()).toBe(second);
-    t.standIn.script({ text: 'hello' });
-    const traceId = await observedRun();
-    await t.settle();
-    expect(
-      t.local.server
-        .spansByTrace(traceId)
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(['Agent workflow', 'Echo', 'request', 'response']);
+    expect(exported(await observedRun())).toEqual(OBS_SPANS);
   });
 
   it('an app that sets the processors itself passes ObsTraceProcessor', async () => {
     const app = new Recorder();
     const processor = new ObsTraceProcessor();
     setTraceProcessors([app, processor]);
-    t.standIn.script({ text: 'hello' });
     const traceId = await observedRun();
-    await t.settle();
     await getGlobalTraceProvider().forceFlush();
     expect(app.ended).toHaveLength(4);
     expect(ingested()).toHaveLength(0);
-    expect(
-      t.local.server
-        .spansByTrace(traceId)
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(['Agent workflow', 'Echo', 'request', 'response']);
+    expect(exported(traceId)).toEqual(OBS_SPANS);
   });
 });

@@ -106,7 +106,7 @@ describe('a triage agent handing off to a writer with a tool', () => {
       expect(result.finalOutput).toBe('It is sunny in Paris.');
     });
     await t.settle();
-    expect(t.standIn.requests.filter((r) => r.path === '/responses')).toHaveLength(3);
+    expect(t.standIn.requests.filter((r) => r.path === '/v1/responses')).toHaveLength(3);
     expectTriageTree(traceId, root);
   });
 
@@ -151,7 +151,7 @@ describe('a triage agent handing off to a writer with a tool', () => {
       await run(triage, 'Weather in Paris?');
     });
     await t.settle();
-    expect(t.standIn.requests.filter((r) => r.path === '/chat/completions')).toHaveLength(3);
+    expect(t.standIn.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(3);
     expectTriageTree(traceId, root, { input: 20, input_cache_read: 10, output: 12, total: 42 });
   });
 });

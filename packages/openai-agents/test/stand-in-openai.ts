@@ -1,13 +1,12 @@
 /**
- * A stand-in OpenAI API for the Agents SDK tests, on a real local HTTP server: each test scripts
- * the model's turns (text, function calls), and each request takes the next turn and answers it
- * in the wire format it asked for: `/v1/responses` as JSON or, for `stream: true`, as the
- * Responses API's server-sent events; `/v1/chat/completions` as a Chat Completions JSON body.
- * `/v1/traces/ingest` (OpenAI's trace export) is recorded. Every request is kept.
+ * A stand-in OpenAI API for the Agents SDK tests, on `@obs/local-server/testing`'s stand-in (a
+ * real local HTTP server): each test scripts the model's turns (text, function calls), and each
+ * request takes the next turn and answers it in the wire format it asked for: `/v1/responses` as
+ * JSON or, for `stream: true`, as the Responses API's server-sent events; `/v1/chat/completions`
+ * as a Chat Completions JSON body. `/v1/traces/ingest` (OpenAI's trace export) is recorded. Every
+ * request is kept.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type StandInCall, startStandInApi } from '@obs/local-server/testing';
 
 /** One model turn: what the model answers. */
 export type Turn = { text: string } | { call: string; args: Record<string, unknown> };
@@ -24,7 +23,8 @@ export const USAGE_DETAILS = { input: 20, input_cache_read: 10, output: 10, outp
 
 export interface StandIn {
   baseURL: string;
-  requests: { path: string; body: Record<string, unknown> }[];
+  /** Every request, in order (`path` with its `/v1`). */
+  requests: StandInCall[];
   /** The turns the next requests answer, in order. */
   script(...turns: Turn[]): void;
   close(): Promise<void>;
@@ -32,47 +32,40 @@ export interface StandIn {
 
 export async function startStandIn(): Promise<StandIn> {
   const turns: Turn[] = [];
-  const requests: StandIn['requests'] = [];
   let n = 0;
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const path = (req.url ?? '').replace(/^\/v1/, '');
-    const body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-    requests.push({ path, body });
-    if (path === '/traces/ingest') return json(res, 204, undefined);
-    const turn = turns.shift() ?? { text: 'nothing scripted' };
-    const id = ++n;
-    if (path === '/chat/completions') return json(res, 200, chatCompletion(turn, id));
-    if (path !== '/responses') return json(res, 404, { error: { message: `no ${path}` } });
-    const response = { ...responsesResponse(turn, id), instructions: body['instructions'] ?? null };
-    if (body['stream'] !== true) return json(res, 200, response);
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    let seq = 0;
-    const event = (e: Record<string, unknown>) =>
-      res.write(`event: ${String(e['type'])}\ndata: ${JSON.stringify({ ...e, sequence_number: seq++ })}\n\n`);
-    event({ type: 'response.created', response: { ...response, status: 'in_progress', output: [], usage: null } });
-    if ('text' in turn) {
-      for (const delta of turn.text.match(/.{1,4}/gs) ?? []) {
-        event({ type: 'response.output_text.delta', item_id: `msg_${id}`, output_index: 0, content_index: 0, delta, logprobs: [] });
-      }
-    }
-    event({ type: 'response.completed', response });
-    res.end();
+  const api = await startStandInApi({ notFound: (path) => ({ error: { message: `no ${path}` } }) });
+  // Both model endpoints take the next turn from one script, as one conversation would.
+  const next = () => ({ turn: turns.shift() ?? { text: 'nothing scripted' }, id: ++n });
+  api.reply('/v1/traces/ingest', { status: 204, json: null });
+  api.reply('/v1/chat/completions', () => {
+    const { turn, id } = next();
+    return { json: chatCompletion(turn, id) };
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  api.reply('/v1/responses', ({ body }) => {
+    const { turn, id } = next();
+    const response = { ...responsesResponse(turn, id), instructions: body['instructions'] ?? null };
+    return body['stream'] === true ? { chunks: responseEvents(turn, id, response), contentType: 'text/event-stream' } : { json: response };
+  });
   return {
-    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
+    baseURL: `${api.url}/v1`,
+    requests: api.calls,
     script: (...t) => void turns.splice(0, turns.length, ...t),
-    close: () => new Promise((r) => server.close(() => r())),
+    close: () => api.close(),
   };
 }
 
-function json(res: import('node:http').ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(body === undefined ? '' : JSON.stringify(body));
+/** The Responses API's server-sent events of a streamed answer: created, the text in deltas, completed. */
+function responseEvents(turn: Turn, id: number, response: Record<string, unknown>): string[] {
+  const events: Record<string, unknown>[] = [
+    { type: 'response.created', response: { ...response, status: 'in_progress', output: [], usage: null } },
+  ];
+  if ('text' in turn) {
+    for (const delta of turn.text.match(/.{1,4}/gs) ?? []) {
+      events.push({ type: 'response.output_text.delta', item_id: `msg_${id}`, output_index: 0, content_index: 0, delta, logprobs: [] });
+    }
+  }
+  events.push({ type: 'response.completed', response });
+  return events.map((e, seq) => `event: ${String(e['type'])}\ndata: ${JSON.stringify({ ...e, sequence_number: seq })}\n\n`);
 }
 
 function responsesResponse(turn: Turn, id: number): Record<string, unknown> {

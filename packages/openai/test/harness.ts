@@ -13,4 +13,4 @@ export function setup() {
   return setupWrapperTest({ init: initTestObs(initObs), start: startActiveObservation, standIn: startFakeOpenAI, secret: 'DO-NOT-EXPORT' });
 }
 
-export { obsAttr as attr, obsJson as json } from '@obs/local-server/testing';
+export { obsAttr as attr, obsEnding, obsJson as json, readStream } from '@obs/local-server/testing';

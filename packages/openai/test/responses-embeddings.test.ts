@@ -10,7 +10,7 @@ import OpenAI6 from 'openai6';
 import { describe, expect, it } from 'vitest';
 import { observeOpenAI } from '../src/index.js';
 import { outputText, response } from './fake-openai.js';
-import { API_KEY, attr, json, setup } from './harness.js';
+import { API_KEY, attr, json, obsEnding, setup } from './harness.js';
 
 const t = setup();
 
@@ -113,13 +113,12 @@ for (const [label, OpenAI] of [
       });
       expect(result).toEqual(['response.created', 'response.output_text.delta', 'response.output_text.delta', 'response.completed']);
       expect(spans).toHaveLength(1);
-      const gen = spans[0]!;
-      expect(json(gen, 'output')).toEqual({ role: 'assistant', content: 'Hello there' });
-      expect(json(gen, 'usage_details')).toEqual(USAGE_DETAILS);
-      expect(attr(gen, 'level')).toBeUndefined();
-      const first = new Date(String(attr(gen, 'completion_start_time'))).getTime();
-      expect(first).toBeGreaterThan(gen.startTime.getTime());
-      expect(first).toBeLessThanOrEqual(gen.endTime.getTime());
+      // toEqual: no level and no status message, it ended well (the first delta may come in the stream's last millisecond).
+      expect(obsEnding(spans[0]!)).toEqual({
+        output: { role: 'assistant', content: 'Hello there' },
+        usage: USAGE_DETAILS,
+        completionStart: expect.stringMatching(/^(within|at the end)$/),
+      });
     });
   });
 
