@@ -6,11 +6,12 @@
  * tests of a file).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
 import type { DecodedSpan, ObsServer } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { freePort, setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { TestProject } from 'vitest/node';
+
+export { freePort };
 
 /** Environment for a framework's tools: no inherited obs settings, no telemetry of theirs. */
 export function appEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -36,15 +37,6 @@ export function runNode(args: string[], cwd: string, env: NodeJS.ProcessEnv = ap
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`node ${args.join(' ')} exited ${code}:\n${out}`))));
   });
-}
-
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
 }
 
 /** A served app: its base URL, its output so far, and a way to stop it. */
