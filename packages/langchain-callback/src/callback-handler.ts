@@ -26,6 +26,11 @@ import type { Dict } from '@obs/core/kit';
 /** The events a run can report; each is also the event's name when what LangChain passed cannot be read. */
 type EventKind = 'agent action' | 'agent finish' | 'custom event';
 
+/** What LangChain passes a start hook after the run's input: the run, its parent and what the run was configured with. */
+type RunArgs = [runId: string, parentRunId?: string, tags?: string[], metadata?: Dict, name?: string];
+/** The model start hooks' (the call's `extraParams` before the tags). */
+type ModelRunArgs = [runId: string, parentRunId?: string, extraParams?: Dict, tags?: string[], metadata?: Dict, name?: string];
+
 /** What an end callback that says nothing but its error adds. */
 const nothing = (): ObsObservationAttributes => ({});
 
@@ -95,7 +100,7 @@ export class CallbackHandler extends SyncStartHooks {
     name?: string,
     extra?: Dict,
   ): void {
-    this.start('handleChainStart', runId, parentRunId, 'chain', chain, name, metadata, tags, (run, meta) => {
+    this.start('handleChainStart', 'chain', chain, [runId, parentRunId, tags, metadata, name], (run, meta) => {
       // A LangGraph node run is named after the node.
       run.name = graphNodeName(run, meta) ?? run.name;
       // Streaming chains get their input with the end callback.
@@ -116,34 +121,12 @@ export class CallbackHandler extends SyncStartHooks {
 
   // Models
 
-  override handleChatModelStart(
-    llm: Serialized,
-    messages: BaseMessage[][],
-    runId: string,
-    parentRunId?: string,
-    extraParams?: Dict,
-    tags?: string[],
-    metadata?: Dict,
-    name?: string,
-  ): void {
-    this.start('handleChatModelStart', runId, parentRunId, 'llm', llm, name, metadata, tags, (run, meta) =>
-      this.io.generationStart(run, this.io.chatInput(messages), extraParams, meta),
-    );
+  override handleChatModelStart(llm: Serialized, messages: BaseMessage[][], ...args: ModelRunArgs): void {
+    this.startModel('handleChatModelStart', llm, args, () => this.io.chatInput(messages));
   }
 
-  override handleLLMStart(
-    llm: Serialized,
-    prompts: string[],
-    runId: string,
-    parentRunId?: string,
-    extraParams?: Dict,
-    tags?: string[],
-    metadata?: Dict,
-    name?: string,
-  ): void {
-    this.start('handleLLMStart', runId, parentRunId, 'llm', llm, name, metadata, tags, (run, meta) =>
-      this.io.generationStart(run, this.io.prompts(prompts), extraParams, meta),
-    );
+  override handleLLMStart(llm: Serialized, prompts: string[], ...args: ModelRunArgs): void {
+    this.startModel('handleLLMStart', llm, args, () => this.io.prompts(prompts));
   }
 
   override handleLLMNewToken(token: string, _idx: unknown, runId: string): void {
@@ -164,17 +147,9 @@ export class CallbackHandler extends SyncStartHooks {
 
   // Tools and retrievers
 
-  override handleToolStart(
-    tool: Serialized,
-    input: string,
-    runId: string,
-    parentRunId?: string,
-    tags?: string[],
-    metadata?: Dict,
-    name?: string,
-    toolCallId?: string,
-  ): void {
-    this.start('handleToolStart', runId, parentRunId, 'tool', tool, name, metadata, tags, (_run, meta) => ({
+  override handleToolStart(tool: Serialized, input: string, ...args: [...RunArgs, toolCallId?: string]): void {
+    const toolCallId = args[5];
+    this.start('handleToolStart', 'tool', tool, args, (_run, meta) => ({
       type: 'tool',
       attrs: { input: this.io.toolInput(input) },
       metadata: toolCallId ? { ...meta, tool_call_id: toolCallId } : meta,
@@ -189,16 +164,8 @@ export class CallbackHandler extends SyncStartHooks {
     this.end('handleToolError', runId, nothing, err);
   }
 
-  override handleRetrieverStart(
-    retriever: Serialized,
-    query: string,
-    runId: string,
-    parentRunId?: string,
-    tags?: string[],
-    metadata?: Dict,
-    name?: string,
-  ): void {
-    this.start('handleRetrieverStart', runId, parentRunId, 'retriever', retriever, name, metadata, tags, () => ({
+  override handleRetrieverStart(retriever: Serialized, query: string, ...args: RunArgs): void {
+    this.start('handleRetrieverStart', 'retriever', retriever, args, () => ({
       type: 'retriever',
       attrs: { input: this.io.value(query) },
     }));
@@ -251,13 +218,9 @@ export class CallbackHandler extends SyncStartHooks {
   /** Start and register: the run (registered now if need be) gets its observation, under its parent run or invocation. */
   private start(
     hook: string,
-    runId: string,
-    parentRunId: string | undefined,
     kind: RunKind,
     serialized: unknown,
-    name: string | undefined,
-    metadata: Dict | undefined,
-    tags: string[] | undefined,
+    [runId, parentRunId, tags, metadata, name]: readonly [...RunArgs, ...unknown[]],
     describe: (run: RunState, metadata: Dict | undefined) => Opening,
   ): void {
     try {
@@ -279,6 +242,18 @@ export class CallbackHandler extends SyncStartHooks {
     } catch (err) {
       hookFailed(hook, err);
     }
+  }
+
+  /** A model's start: a generation with its input (read inside `start`'s guard) and the call's parameters. */
+  private startModel(
+    hook: string,
+    llm: Serialized,
+    [runId, parentRunId, extraParams, tags, metadata, name]: ModelRunArgs,
+    input: () => unknown,
+  ): void {
+    this.start(hook, 'llm', llm, [runId, parentRunId, tags, metadata, name], (run, meta) =>
+      this.io.generationStart(run, input(), extraParams, meta),
+    );
   }
 
   /** End: the run's observation is ended with what the end callback said (and the error, if it failed). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeOtlpJson, decodeOtlpProtobuf, OtlpDecodeError, type DecodedSpan } from '../src/index.js';
-import { makeSpans, pb, toJson, toProtobuf } from './helpers.js';
+import { CHILD_ATTRIBUTES, makeSpans, pb, toJson, toProtobuf } from './helpers.js';
 
 function checkTrace(spans: DecodedSpan[], encoding: 'protobuf' | 'json') {
   const source = makeSpans();
@@ -21,17 +21,7 @@ function checkTrace(spans: DecodedSpan[], encoding: 'protobuf' | 'json') {
   expect(child.kind).toBe(3); // CLIENT
   expect(srcRoot.name).toBe(root.name);
 
-  expect(child.attributes).toMatchObject({
-    str: 'text',
-    int: 42,
-    negative: -7,
-    double: 1.5,
-    bool: true,
-    strings: ['x', 'y'],
-    numbers: [1, 2, 3],
-    'obs.observation.metadata.a.b': 1,
-    'obs.observation.type': 'generation',
-  });
+  expect(child.attributes).toMatchObject(CHILD_ATTRIBUTES);
   expect(child.status).toEqual({ code: 2, message: 'boom' });
   expect(root.status).toEqual({ code: 0 });
   expect(child.events).toHaveLength(1);

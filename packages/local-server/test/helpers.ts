@@ -3,6 +3,21 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/ap
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
+/** The child span's attributes in `makeSpans`: every OTLP value kind (the decode test expects them back as set). */
+export const CHILD_ATTRIBUTES = {
+  'obs.observation.type': 'generation',
+  'obs.observation.model.name': 'gpt-test',
+  'obs.observation.metadata.a.b': 1,
+  'obs.observation.metadata.flag': true,
+  str: 'text',
+  int: 42,
+  negative: -7,
+  double: 1.5,
+  bool: true,
+  strings: ['x', 'y'],
+  numbers: [1, 2, 3],
+};
+
 /** Makes a small real trace: root (server) -> child (client, error, event, link) -> grandchild. */
 export function makeSpans(): ReadableSpan[] {
   const exporter = new InMemorySpanExporter();
@@ -25,19 +40,7 @@ export function makeSpans(): ReadableSpan[] {
     'llm-call',
     {
       kind: SpanKind.CLIENT,
-      attributes: {
-        'obs.observation.type': 'generation',
-        'obs.observation.model.name': 'gpt-test',
-        'obs.observation.metadata.a.b': 1,
-        'obs.observation.metadata.flag': true,
-        str: 'text',
-        int: 42,
-        negative: -7,
-        double: 1.5,
-        bool: true,
-        strings: ['x', 'y'],
-        numbers: [1, 2, 3],
-      },
+      attributes: CHILD_ATTRIBUTES,
       links: [{ context: { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 } }],
     },
     rootCtx,

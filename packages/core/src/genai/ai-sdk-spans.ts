@@ -12,12 +12,9 @@ import {
   completionStartAfter,
   completionStartAt,
   GENAI_PARAMETER_NAMES,
-  markUnfinished,
   modelParameters,
   ObsReading,
   parseJsonArray,
-  readError,
-  readStreamProgress,
 } from './span-reading.js';
 import { usageDetails } from './usage.js';
 
@@ -35,10 +32,8 @@ const CALLS = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 
 /** Reads an `ai.*` span; returns the obs attributes to write. */
 export function readAiSdkSpan(span: ReadableSpan, operationId: string): ObsReading {
   const attrs = span.attributes;
-  const out = new ObsReading();
   const type = typeOf(operationId);
-  out.set(ObsAttributes.OBSERVATION_TYPE, type);
-  const failed = readError(span, out);
+  const out = new ObsReading(span, type);
   if (type === 'generation') {
     const messages = parseJson(attrs['ai.prompt.messages']);
     if (messages !== undefined) out.set(ObsAttributes.OBSERVATION_INPUT, aiSdkMessages(messages));
@@ -60,9 +55,7 @@ export function readAiSdkSpan(span: ReadableSpan, operationId: string): ObsReadi
   } else if (type === 'chain') {
     out.set(ObsAttributes.OBSERVATION_INPUT, parseJsonArray(attrs['ai.values'] ?? attrs['ai.value']));
   }
-  const unfinished = !failed && (type === 'generation' || type === 'agent') && attrs['ai.response.finishReason'] === undefined;
-  if (unfinished) markUnfinished(out);
-  if (type === 'generation') readStreamProgress(span, unfinished, out);
+  out.endModelCall(span, attrs['ai.response.finishReason'] !== undefined);
   return out;
 }
 

@@ -15,7 +15,7 @@ import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
 import { type Dict, isDict } from '../util/guards.js';
 import { type LlmMessage, MessageParts, parseJson, parseJsonValue, systemMessages, toolCall } from './messages.js';
-import { GENAI_PARAMETER_NAMES, modelParameters, ObsReading, readError } from './span-reading.js';
+import { GENAI_PARAMETER_NAMES, modelParameters, ObsReading } from './span-reading.js';
 import { usageDetails } from './usage.js';
 
 /** obs types of `openinference.span.kind` values. */
@@ -39,9 +39,7 @@ export function readOpenInferenceSpan(span: ReadableSpan, kind: string): ObsRead
   const type = KINDS[kind.toUpperCase()];
   if (!type) return undefined;
   const attrs = span.attributes;
-  const out = new ObsReading();
-  out.set(ObsAttributes.OBSERVATION_TYPE, type);
-  readError(span, out);
+  const out = new ObsReading(span, type);
   if (type === 'generation') {
     const params = parseJson(attrs['llm.invocation_parameters']);
     out.set(ObsAttributes.OBSERVATION_INPUT, inputMessages(attrs, params) ?? ioValue(attrs, 'input'));

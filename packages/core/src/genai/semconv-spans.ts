@@ -12,15 +12,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
 import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
 import { parseJson, semconvMessages, systemMessages } from './messages.js';
-import {
-  completionStartAfter,
-  markUnfinished,
-  modelParameters,
-  ObsReading,
-  parseJsonArray,
-  readError,
-  readStreamProgress,
-} from './span-reading.js';
+import { completionStartAfter, modelParameters, ObsReading, parseJsonArray } from './span-reading.js';
 import { usageDetails } from './usage.js';
 
 /** Types of `gen_ai.operation.name` values. */
@@ -70,15 +62,10 @@ export function readSemconvSpan(span: ReadableSpan, operation: string): ObsReadi
   if (!type) return undefined;
   if (type === 'embedding' && isEmbeddingParent(span)) type = 'chain';
   const attrs = span.attributes;
-  const out = new ObsReading();
-  out.set(ObsAttributes.OBSERVATION_TYPE, type);
-  const failed = readError(span, out);
-  let unfinished = false;
+  const out = new ObsReading(span, type);
   if (type === 'generation' || type === 'agent') {
     out.set(ObsAttributes.OBSERVATION_INPUT, inputMessages(attrs));
     out.set(ObsAttributes.OBSERVATION_OUTPUT, outputMessage(attrs));
-    unfinished = !failed && !RESPONSE_KEYS.some((key) => attrs[key] !== undefined);
-    if (unfinished) markUnfinished(out);
   }
   if (type === 'generation' || type === 'embedding') {
     out.set(ObsAttributes.OBSERVATION_MODEL, attrs['gen_ai.response.model'] ?? attrs['gen_ai.request.model']);
@@ -88,7 +75,6 @@ export function readSemconvSpan(span: ReadableSpan, operation: string): ObsReadi
     const firstChunk = attrs['gen_ai.response.time_to_first_chunk'] ?? attrs['gen_ai.client.operation.time_to_first_chunk'];
     completionStartAfter(span, typeof firstChunk === 'number' ? firstChunk * 1000 : undefined, out);
   }
-  if (type === 'generation') readStreamProgress(span, unfinished, out);
   if (type === 'embedding' || type === 'chain')
     out.set(ObsAttributes.OBSERVATION_INPUT, parseJsonArray(attrs['ai.values'] ?? attrs['ai.value']));
   if (type === 'tool') {
@@ -99,6 +85,10 @@ export function readSemconvSpan(span: ReadableSpan, operation: string): ObsReadi
     out.set(ObsAttributes.OBSERVATION_INPUT, attrs['gen_ai.retrieval.query.text']);
     out.set(ObsAttributes.OBSERVATION_OUTPUT, parseJson(attrs['gen_ai.retrieval.documents']));
   }
+  out.endModelCall(
+    span,
+    RESPONSE_KEYS.some((key) => attrs[key] !== undefined),
+  );
   return out;
 }
 

@@ -6,7 +6,7 @@
  */
 import { SpanStatusCode, type Attributes, type AttributeValue, type HrTime } from '@opentelemetry/api';
 import type { ReadableSpan } from '../tracing/sdk-types.js';
-import { ObsAttributes } from '../tracing/attributes.js';
+import { ObsAttributes, type ObservationType } from '../tracing/attributes.js';
 import type { Dict } from '../util/guards.js';
 import { toAttributeString } from '../util/serialize.js';
 import { streamProgress } from './ai-sdk-stream.js';
@@ -15,9 +15,39 @@ import { assistantMessage, parseJson } from './messages.js';
 /** Status message of a model call or agent that ended before the model finished. */
 export const UNFINISHED_MESSAGE = 'ended before the model finished (aborted or cancelled)';
 
-/** The obs attributes a reading produces, written onto the span at the end. */
+/**
+ * The obs attributes a reading produces, written onto the span at the end. It starts with the
+ * span's type and, for a span whose status is ERROR, level ERROR and the status message.
+ */
 export class ObsReading {
   readonly values: Attributes = {};
+  private readonly type: ObservationType;
+  private readonly failed: boolean;
+
+  constructor(span: ReadableSpan, type: ObservationType) {
+    this.type = type;
+    this.set(ObsAttributes.OBSERVATION_TYPE, type);
+    this.failed = span.status?.code === SpanStatusCode.ERROR;
+    if (!this.failed) return;
+    this.set(ObsAttributes.OBSERVATION_LEVEL, 'ERROR');
+    const exception = span.events?.find((e) => e.name === 'exception')?.attributes?.['exception.message'];
+    // Without a message, the conventions' `error.type` (an error code or class name) says what failed.
+    this.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, span.status.message || exception || span.attributes['error.type'] || 'error');
+  }
+
+  /**
+   * The end of a model call or agent (other types have none): level WARNING when it ended before
+   * the model finished and did not fail; for a model call, what obs saw of its stream.
+   */
+  endModelCall(span: ReadableSpan, modelFinished: boolean): void {
+    if (this.type !== 'generation' && this.type !== 'agent') return;
+    const unfinished = !this.failed && !modelFinished;
+    if (unfinished) {
+      this.set(ObsAttributes.OBSERVATION_LEVEL, 'WARNING');
+      this.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, UNFINISHED_MESSAGE);
+    }
+    if (this.type === 'generation') readStreamProgress(span, unfinished, this);
+  }
 
   set(key: string, value: unknown): void {
     const s = toAttributeString(value);
@@ -59,22 +89,6 @@ export function modelParameters(pairs: Iterable<readonly [string, unknown]>, nam
   return params;
 }
 
-/** Level ERROR and the status message for a span whose status is ERROR. */
-export function readError(span: ReadableSpan, out: ObsReading): boolean {
-  if (span.status?.code !== SpanStatusCode.ERROR) return false;
-  out.set(ObsAttributes.OBSERVATION_LEVEL, 'ERROR');
-  const exception = span.events?.find((e) => e.name === 'exception')?.attributes?.['exception.message'];
-  // Without a message, the conventions' `error.type` (an error code or class name) says what failed.
-  out.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, span.status.message || exception || span.attributes['error.type'] || 'error');
-  return true;
-}
-
-/** Level WARNING for a model call or agent that ended without the model finishing (an aborted stream). */
-export function markUnfinished(out: ObsReading): void {
-  out.set(ObsAttributes.OBSERVATION_LEVEL, 'WARNING');
-  out.set(ObsAttributes.OBSERVATION_STATUS_MESSAGE, UNFINISHED_MESSAGE);
-}
-
 /** `completion_start_time` `ms` after the span started, as ISO 8601. */
 export function completionStartAfter(span: ReadableSpan, ms: unknown, out: ObsReading): void {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return;
@@ -91,7 +105,7 @@ export function completionStartAt(time: HrTime, out: ObsReading): void {
  * start when the span gave none, and, for a call that ended unfinished (a cancelled stream), the
  * text, reasoning and tool calls delivered so far as its output.
  */
-export function readStreamProgress(span: ReadableSpan, unfinished: boolean, out: ObsReading): void {
+function readStreamProgress(span: ReadableSpan, unfinished: boolean, out: ObsReading): void {
   const progress = streamProgress(span);
   if (!progress) return;
   if (progress.firstChunkAt !== undefined && !out.has(ObsAttributes.OBSERVATION_COMPLETION_START_TIME))

@@ -4,47 +4,30 @@
  * hangs, refused keys. Counts of spans and scores arrived by id, log lines, RSS growth.
  */
 import { context, type Context } from '@opentelemetry/api';
-import { startObsServer, type ObsServer } from '@obs/local-server';
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpObserver } from '../../src/http/index.js';
-import { ObsClient, startObservation } from '../../src/index.js';
+import { startObservation } from '../../src/index.js';
 import { ENCODE_EVERY } from '../../src/export/pipeline/batch-queue.js';
 import { TRACES_PATH, TRUNCATION_MARKER } from '../../src/kit.js';
-import { captureLogs, restoreLogger, type LogLine } from '../support/server.js';
-import { installTracing, type Tracing } from '../tracing/harness.js';
+import { captureLogs } from '../support/server.js';
+import { installTracing } from '../tracing/harness.js';
 import { lines, outageSeconds, scoreArrivals, spanArrivals, steadyLoad } from './load.js';
+import { faultRig } from './rig.js';
 
 const KEYS = { publicKey: 'pk-faults', secretKey: 'sk-faults' };
 const SCORES_PATH = '/api/public/scores';
 
-let server: ObsServer | undefined;
-let tracing: Tracing | undefined;
-let client: ObsClient | undefined;
+const rig = faultRig(KEYS);
 
-async function setUp(
-  options: Parameters<typeof installTracing>[1] = {},
-  serverOptions: { maxBodyBytes?: number } = {},
-): Promise<{ server: ObsServer; tracing: Tracing; client: ObsClient; logs: LogLine[] }> {
-  server = await startObsServer({ quiet: true, ...KEYS, ...serverOptions });
-  const logs = captureLogs();
-  tracing = installTracing(server, { backoffMs: 50, flushAt: 100, flushInterval: 0.1, ...options });
+function setUp(options: Parameters<typeof installTracing>[1] = {}, serverOptions: { maxBodyBytes?: number } = {}) {
   // No request-level retries: every failure goes through the score queue's outage handling, so
   // its lines do not depend on how long the fault outlasts the transport's own retries.
-  client = new ObsClient({ ...KEYS, baseUrl: server.url, maxRetries: 0, backoff: { initialDelayMs: 50, maxDelayMs: 1000 } });
-  return { server, tracing, client, logs };
+  const client = { maxRetries: 0, backoff: { initialDelayMs: 50, maxDelayMs: 1000 } };
+  return rig({ backoffMs: 50, flushAt: 100, flushInterval: 0.1, ...options }, client, serverOptions);
 }
-
-afterEach(async () => {
-  server?.clearFaults();
-  await tracing?.close();
-  await client?.shutdown();
-  await server?.close();
-  restoreLogger();
-  server = tracing = client = undefined;
-});
 
 describe('a server restart (port closed for 3 s) under steady load', () => {
   it('loses no span and no score; one line when it starts failing, one when it recovers', async () => {
@@ -188,12 +171,13 @@ describe('hangs, keys and the debug line', () => {
   });
 
   it('refused keys: one line per outage naming the variables and the base URL, not one per batch', async () => {
-    const { server: s } = await setUp();
-    await tracing!.close();
-    tracing = installTracing(s, { secretKey: 'wrong', flushAt: 5, flushInterval: 60, retryBudget: 0.5, backoffMs: 20 });
+    const set = await setUp();
+    const s = set.server;
+    await set.tracing.close();
+    set.tracing = installTracing(s, { secretKey: 'wrong', flushAt: 5, flushInterval: 60, retryBudget: 0.5, backoffMs: 20 });
     const logs = captureLogs();
     for (let i = 0; i < 20; i++) startObservation(`load-${i}`).end();
-    await tracing.flush();
+    await set.tracing.flush();
     const said = logs.filter((l) => l.level !== 'debug').map((l) => l.message);
     expect(said).toEqual([
       expect.stringMatching(/is failing \(the server refused the keys: check OBS_PUBLIC_KEY\/OBS_SECRET_KEY for http:/),

@@ -7,38 +7,21 @@
  * (counted by id), in every run. Scaled down from the field case: deadlines of 15 s, a collector
  * back after 25 s.
  */
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ObsClient, startObservation } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { startObservation } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
-import { captureLogs, restoreLogger } from '../support/server.js';
-import { installTracing, type Tracing } from '../tracing/harness.js';
 import { accounted, scoreArrivals, spanArrivals } from './load.js';
+import { faultRig } from './rig.js';
 
-const KEYS = { publicKey: 'pk-recovery', secretKey: 'sk-recovery' };
+const setUp = faultRig({ publicKey: 'pk-recovery', secretKey: 'sk-recovery' }, 0);
 const SPANS = 2000;
 const SCORES = 200;
 const TRICKLE_MS = 5_000;
 const DEADLINE_MS = 3_000;
 
-let server: ObsServer | undefined;
-let tracing: Tracing | undefined;
-let client: ObsClient | undefined;
-
-afterEach(async () => {
-  await tracing?.close();
-  await client?.shutdown({ timeoutMs: 0 });
-  await server?.close();
-  restoreLogger();
-  server = tracing = client = undefined;
-});
-
 describe('a collector that trickles failing answers, then recovers before the shutdown deadline', () => {
   it('flush() gives up at its deadline with everything buffered; shutdown() then delivers every span and score', async () => {
-    server = await startObsServer({ quiet: true, ...KEYS });
-    const logs = captureLogs();
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 0.05, backoffMs: 200 });
-    client = new ObsClient({ ...KEYS, baseUrl: server.url, maxRetries: 0 });
+    const { server, tracing, client, logs } = await setUp({ flushAt: 100, flushInterval: 0.05, backoffMs: 200 }, { maxRetries: 0 });
     for (const path of [TRACES_PATH, '/api/public/scores']) {
       server.injectFault({ path, delayMs: 300, status: 503, durationMs: TRICKLE_MS });
     }

@@ -5,35 +5,18 @@
  * exact: what they call buffered is every span and score accepted and not answered. Counted by
  * id on a real server, lines counted.
  */
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ObsClient, startObservation } from '../../src/index.js';
+import type { ObsServer } from '@obs/local-server';
+import { describe, expect, it } from 'vitest';
+import { startObservation } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
-import { captureLogs, restoreLogger } from '../support/server.js';
-import { installTracing, type Tracing } from '../tracing/harness.js';
 import { lines, obsLines, scoreArrivals, spanArrivals, steadyLoad } from './load.js';
+import { faultRig } from './rig.js';
 
-const KEYS = { publicKey: 'pk-flap', secretKey: 'sk-flap' };
+const rig = faultRig({ publicKey: 'pk-flap', secretKey: 'sk-flap' }, 1000);
 
-let server: ObsServer | undefined;
-let tracing: Tracing | undefined;
-let client: ObsClient | undefined;
-
-afterEach(async () => {
-  server?.clearFaults();
-  await tracing?.close();
-  await client?.shutdown({ timeoutMs: 1000 });
-  await server?.close();
-  restoreLogger();
-  server = tracing = client = undefined;
-});
-
-async function setUp(outageReportInterval?: number) {
-  server = await startObsServer({ quiet: true, ...KEYS });
-  const logs = captureLogs();
-  tracing = installTracing(server, { backoffMs: 50, flushAt: 100, flushInterval: 0.1, outageReportInterval });
-  client = new ObsClient({ ...KEYS, baseUrl: server.url, backoff: { initialDelayMs: 50, maxDelayMs: 1000 }, outageReportInterval });
-  return { server, tracing, client, logs };
+function setUp(outageReportInterval?: number) {
+  const backoff = { initialDelayMs: 50, maxDelayMs: 1000 };
+  return rig({ backoffMs: 50, flushAt: 100, flushInterval: 0.1, outageReportInterval }, { backoff, outageReportInterval });
 }
 
 /** Closes and opens the port every `ms`, `flaps` times, then leaves it open. */

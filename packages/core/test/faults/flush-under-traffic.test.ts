@@ -6,44 +6,34 @@
  * its timeout by its neighbours' traffic). Now it resolves as soon as every span and score ended
  * before the call is answered (counted by name and id at the server), while the traffic goes on.
  */
-import { startObsServer, type ObsServer } from '@obs/local-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ObsClient, startObservation } from '../../src/index.js';
+import { startObservation } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
-import { restoreLogger } from '../support/server.js';
-import { installTracing, type Tracing } from '../tracing/harness.js';
+import { faultRig } from './rig.js';
 
 const KEYS = { publicKey: 'pk-traffic', secretKey: 'sk-traffic' };
 const BEFORE = 50;
 /** The flush's deadline: reaching it is the failure this test guards against. */
 const DEADLINE_MS = 8_000;
 
-let server: ObsServer | undefined;
-let tracing: Tracing | undefined;
-let client: ObsClient | undefined;
+const setUp = faultRig(KEYS, 0);
 let traffic: ReturnType<typeof setInterval> | undefined;
 
-afterEach(async () => {
+afterEach(() => {
   clearInterval(traffic);
-  await tracing?.close();
-  await client?.shutdown({ timeoutMs: 0 });
-  await server?.close();
-  restoreLogger();
-  server = tracing = client = traffic = undefined;
+  traffic = undefined;
 });
 
 describe('a flush under steady traffic', () => {
   it('resolves once what came before it is delivered, not when the traffic stops', async () => {
-    server = await startObsServer({ quiet: true, ...KEYS });
-    for (const path of [TRACES_PATH, '/api/public/scores']) server.injectFault({ path, delayMs: 150, durationMs: 60_000 });
     // ~10 batches a second of each, 4 in flight at most: within what the collector answers, never idle.
-    tracing = installTracing(server, { flushAt: 20, flushInterval: 0.05 });
-    client = new ObsClient({ ...KEYS, baseUrl: server.url, flushAt: 20, flushInterval: 0.05 });
+    const { server, tracing, client } = await setUp({ flushAt: 20, flushInterval: 0.05 }, { flushAt: 20, flushInterval: 0.05 });
+    for (const path of [TRACES_PATH, '/api/public/scores']) server.injectFault({ path, delayMs: 150, durationMs: 60_000 });
     const trace = 'b'.repeat(32);
     let sent = 0;
     traffic = setInterval(() => {
       startObservation(`traffic-${sent}`).end();
-      client!.score.create({ id: `traffic-score-${sent++}`, traceId: trace, name: 'traffic', value: 1 });
+      client.score.create({ id: `traffic-score-${sent++}`, traceId: trace, name: 'traffic', value: 1 });
     }, 5);
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (let i = 0; i < BEFORE; i++) {
@@ -52,7 +42,6 @@ describe('a flush under steady traffic', () => {
     }
 
     const started = Date.now();
-    const obs = server;
     // What had arrived the moment each flush resolved.
     const arrived = (ids: string[], prefix: string) => ({
       before: Array.from({ length: BEFORE }, (_, i) => `${prefix}${i}`).filter((id) => ids.includes(id)).length,
@@ -64,14 +53,14 @@ describe('a flush under steady traffic', () => {
         value,
         ms: Date.now() - started,
         ...arrived(
-          obs.spans().map((s) => s.name),
+          server.spans().map((s) => s.name),
           'before-',
         ),
       })),
       client.flush({ timeoutMs: DEADLINE_MS }).then(() => ({
         ms: Date.now() - started,
         ...arrived(
-          obs.scores.map((s) => String((s as { id?: unknown }).id)),
+          server.scores.map((s) => String((s as { id?: unknown }).id)),
           'before-score-',
         ),
       })),

@@ -4,36 +4,21 @@
  * resolve is a configuration error until the host was reached once, then an outage. Counted on
  * a real server (requests, spans, scores) and in log lines.
  */
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failureOutcome } from '../../src/delivery/outcome.js';
-import { ObsClient, startObservation } from '../../src/index.js';
+import { startObservation } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
-import { captureLogs, restoreLogger } from '../support/server.js';
-import { installTracing, type Tracing } from '../tracing/harness.js';
 import { accounted, obsLines } from './load.js';
+import { faultRig } from './rig.js';
 
 const KEYS = { publicKey: 'pk-perm', secretKey: 'sk-perm' };
 const SCORES_PATH = '/api/public/scores';
 
-let server: ObsServer | undefined;
-let tracing: Tracing | undefined;
-let client: ObsClient | undefined;
-
-afterEach(async () => {
-  await tracing?.close();
-  await client?.shutdown({ timeoutMs: 500 });
-  await server?.close();
-  restoreLogger();
-  server = tracing = client = undefined;
-});
+const setUp = faultRig(KEYS, 500);
 
 describe('a server answering 400 to every batch', () => {
   it('each batch is sent once; one line at once, the rest summed when the shutdown ends; every span and score counted', async () => {
-    server = await startObsServer({ quiet: true, ...KEYS });
-    const logs = captureLogs();
-    tracing = installTracing(server, { flushAt: 100, flushInterval: 60 });
-    client = new ObsClient({ ...KEYS, baseUrl: server.url, flushAt: 10, flushInterval: 60 });
+    const { server, tracing, client, logs } = await setUp({ flushAt: 100, flushInterval: 60 }, { flushAt: 10, flushInterval: 60 });
     server.injectFault({ path: TRACES_PATH, status: 400, body: { message: 'bad batch' }, times: 10_000 });
     server.injectFault({ path: SCORES_PATH, status: 400, body: { message: 'bad scores' }, times: 10_000 });
     for (let i = 0; i < 1000; i++) startObservation(`load-${i}`).end();
@@ -51,9 +36,7 @@ describe('a server answering 400 to every batch', () => {
       'dropped 100 spans: the server refused them (HTTP 400: {"message":"bad batch"})',
     ]);
     await tracing.close();
-    tracing = undefined;
     await client.shutdown();
-    client = undefined;
     expect(obsLines(logs)).toHaveLength(4);
     expect(accounted(logs, 'spans')).toBe(1000);
     expect(accounted(logs, 'scores')).toBe(100);

@@ -4,35 +4,22 @@
  * one line per report interval, not one per batch, and that line names the fix (check
  * OBS_BASE_URL). Once the address answers again, new spans and scores arrive.
  */
-import { startObsServer, type ObsServer } from '@obs/local-server';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ObsClient, startObservation } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { startObservation } from '../../src/index.js';
 import { TRACES_PATH } from '../../src/kit.js';
-import { captureLogs, restoreLogger } from '../support/server.js';
-import { installTracing, type Tracing } from '../tracing/harness.js';
 import { steadyLoad } from './load.js';
+import { faultRig } from './rig.js';
 
-const KEYS = { publicKey: 'pk-404', secretKey: 'sk-404' };
-let server: ObsServer | undefined;
-let tracing: Tracing | undefined;
-let client: ObsClient | undefined;
-
-afterEach(async () => {
-  server?.clearFaults();
-  await tracing?.close();
-  await client?.shutdown();
-  await server?.close();
-  restoreLogger();
-  server = tracing = client = undefined;
-});
+const setUp = faultRig({ publicKey: 'pk-404', secretKey: 'sk-404' });
 
 describe('a base URL that answers 404', () => {
   it('the losses are said once per interval, for spans and for scores, with the fix: check OBS_BASE_URL', async () => {
-    server = await startObsServer({ quiet: true, ...KEYS });
-    const s = server;
-    const logs = captureLogs();
-    tracing = installTracing(s, { backoffMs: 50, flushAt: 10, flushInterval: 0.05 });
-    client = new ObsClient({ ...KEYS, baseUrl: s.url, maxRetries: 0, flushAt: 5, flushInterval: 0.05 });
+    const {
+      server: s,
+      tracing,
+      client,
+      logs,
+    } = await setUp({ backoffMs: 50, flushAt: 10, flushInterval: 0.05 }, { maxRetries: 0, flushAt: 5, flushInterval: 0.05 });
     s.injectFault({ status: 404, body: 'Not Found', durationMs: 60_000 });
     await steadyLoad({ spansPerSecond: 200, scoresPerSecond: 50, seconds: 0.5, client });
     await Promise.all([tracing.flush(), client.flush()]);

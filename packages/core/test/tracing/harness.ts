@@ -135,17 +135,3 @@ export function traceRequests(server: ObsServer): RecordedRequest[] {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Every observation type the wire contract names (2.1), written out independently of the SDK. */
-export const ALL_TYPES = [
-  'span',
-  'generation',
-  'event',
-  'agent',
-  'tool',
-  'chain',
-  'retriever',
-  'evaluator',
-  'embedding',
-  'guardrail',
-] as const;

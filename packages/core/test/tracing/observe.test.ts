@@ -13,6 +13,19 @@ const { server, handle: tracing } = await setupObsServer({ ...TRACING_KEYS, init
 
 const encoder = new TextEncoder();
 
+/** The span `name` once flushed, asserted to be a stream that failed: ERROR with `message`, what came before it as its output. */
+async function failedStream(name: string, message: string, output: string) {
+  await tracing.flush();
+  const span = only(server, name);
+  expect(span.attributes).toMatchObject({
+    'obs.observation.level': 'ERROR',
+    'obs.observation.status_message': message,
+    'obs.observation.output': output,
+  });
+  expect(span.status.code).toBe(2);
+  return span;
+}
+
 /** True when the server has received a span with this name. */
 async function arrived(name: string): Promise<boolean> {
   await tracing.flush();
@@ -196,14 +209,7 @@ describe('observe: async generators', () => {
     }
     expect(caught).toBe(err);
     expect(seen).toEqual(['partial ']);
-    await tracing.flush();
-    const span = only(server, 'gen-error');
-    expect(span.attributes).toMatchObject({
-      'obs.observation.level': 'ERROR',
-      'obs.observation.status_message': 'stream broke',
-      'obs.observation.output': 'partial ',
-    });
-    expect(span.status.code).toBe(2);
+    const span = await failedStream('gen-error', 'stream broke', 'partial ');
     expect(span.events.map((e) => e.name)).toContain('exception');
   });
 
@@ -290,14 +296,7 @@ describe('observe: ReadableStream', () => {
     const reader = stream.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe('part-1 ');
     await expect(reader.read()).rejects.toBe(err);
-    await tracing.flush();
-    const span = only(server, 'rs-error');
-    expect(span.attributes).toMatchObject({
-      'obs.observation.level': 'ERROR',
-      'obs.observation.status_message': 'upstream reset',
-      'obs.observation.output': 'part-1 ',
-    });
-    expect(span.status.code).toBe(2);
+    await failedStream('rs-error', 'upstream reset', 'part-1 ');
   });
 
   it('cancelled by the reader: the span ends, is marked cancelled, and the source is cancelled', async () => {

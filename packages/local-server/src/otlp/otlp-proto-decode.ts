@@ -1,12 +1,18 @@
 /**
  * Decodes an OTLP `ExportTraceServiceRequest` in protobuf encoding
- * (opentelemetry/proto/collector/trace/v1), by hand, without generated code.
+ * (opentelemetry/proto/collector/trace/v1), by hand, without generated code: each message is a
+ * table of its known fields (number -> wire type and how to read it), read by one loop.
  */
 import { completeSpan, idOrUndefined, OtlpDecodeError, type SpanFields } from './decoded-span.js';
 import { ProtoDecodeError, ProtoReader, WireType } from './proto-reader.js';
 import type { AttrValue, DecodedSpan, DecodedSpanEvent, DecodedSpanLink } from '../types.js';
 
 const { VARINT, I64, LEN, I32 } = WireType;
+
+/** One known field of a message: the wire type it must have, and how to read it into the message's state. */
+type Field<T> = readonly [wireType: number, read: (r: ProtoReader, into: T) => void];
+/** A message's known fields by number; any other field is skipped. */
+type Fields<T> = Readonly<Record<number, Field<T>>>;
 
 /**
  * Decodes a protobuf `ExportTraceServiceRequest` into spans.
@@ -18,14 +24,8 @@ const { VARINT, I64, LEN, I32 } = WireType;
 export function decodeOtlpProtobuf(body: Uint8Array, compressed = false): DecodedSpan[] {
   try {
     const spans: DecodedSpan[] = [];
-    const r = new ProtoReader(body);
-    while (r.more()) {
-      const field = r.tag();
-      const wt = r.wireType;
-      if (field === 1) {
-        r.expect(field, wt, LEN);
-        for (const s of readResourceSpans(r.message())) spans.push(completeSpan(s, 'protobuf', compressed));
-      } else r.skip(wt);
+    for (const rs of readFields(new ProtoReader(body), REQUEST, [])) {
+      for (const s of readResourceSpans(rs)) spans.push(completeSpan(s, 'protobuf', compressed));
     }
     return spans;
   } catch (err) {
@@ -34,299 +34,145 @@ export function decodeOtlpProtobuf(body: Uint8Array, compressed = false): Decode
   }
 }
 
-function readResourceSpans(r: ProtoReader): SpanFields[] {
-  let resource: Record<string, AttrValue> = {};
-  const scopeReaders: ProtoReader[] = [];
+/** Reads fields up to the reader's end into `into`, each known one checked for its wire type. */
+function readFields<T>(r: ProtoReader, fields: Fields<T>, into: T): T {
   while (r.more()) {
     const field = r.tag();
-    const wt = r.wireType;
-    if (field === 1) {
-      r.expect(field, wt, LEN);
-      resource = readResource(r.message());
-    } else if (field === 2) {
-      r.expect(field, wt, LEN);
-      scopeReaders.push(r.message());
-    } else r.skip(wt);
-  }
-  // The resource may come after the scope spans on the wire: read it first, then the spans.
-  return scopeReaders.flatMap((sr) => readScopeSpans(sr, resource));
-}
-
-function readResource(r: ProtoReader): Record<string, AttrValue> {
-  const attrs: Record<string, AttrValue> = {};
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    if (field === 1) {
-      r.expect(field, wt, LEN);
-      readKeyValue(r, attrs);
-    } else r.skip(wt);
-  }
-  return attrs;
-}
-
-function readScopeSpans(r: ProtoReader, resource: Record<string, AttrValue>): SpanFields[] {
-  let scope: SpanFields['scope'] = { name: '' };
-  const spanReaders: ProtoReader[] = [];
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    if (field === 1) {
-      r.expect(field, wt, LEN);
-      scope = readScope(r.message());
-    } else if (field === 2) {
-      r.expect(field, wt, LEN);
-      spanReaders.push(r.message());
-    } else r.skip(wt);
-  }
-  return spanReaders.map((sr) => readSpan(sr, scope, resource));
-}
-
-function readScope(r: ProtoReader): SpanFields['scope'] {
-  const scope: SpanFields['scope'] = { name: '' };
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    if (field === 1) {
-      r.expect(field, wt, LEN);
-      scope.name = r.string();
-    } else if (field === 2) {
-      r.expect(field, wt, LEN);
-      const version = r.string();
-      if (version) scope.version = version;
-    } else r.skip(wt);
-  }
-  return scope;
-}
-
-function readSpan(r: ProtoReader, scope: SpanFields['scope'], resource: Record<string, AttrValue>): SpanFields {
-  let traceId = '';
-  let spanId = '';
-  let parentSpanId: string | undefined;
-  let name = '';
-  let kind = 0;
-  let start = 0n;
-  let end = 0n;
-  const attrs: Record<string, AttrValue> = {};
-  const events: DecodedSpanEvent[] = [];
-  const links: DecodedSpanLink[] = [];
-  let status: SpanFields['status'] = { code: 0 };
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    switch (field) {
-      case 1:
-        r.expect(field, wt, LEN);
-        traceId = r.hex();
-        break;
-      case 2:
-        r.expect(field, wt, LEN);
-        spanId = r.hex();
-        break;
-      case 4:
-        r.expect(field, wt, LEN);
-        parentSpanId = idOrUndefined(r.hex());
-        break;
-      case 5:
-        r.expect(field, wt, LEN);
-        name = r.string();
-        break;
-      case 6:
-        r.expect(field, wt, VARINT);
-        kind = r.varint();
-        break;
-      case 7:
-        r.expect(field, wt, I64);
-        start = r.fixed64();
-        break;
-      case 8:
-        r.expect(field, wt, I64);
-        end = r.fixed64();
-        break;
-      case 9:
-        r.expect(field, wt, LEN);
-        readKeyValue(r, attrs);
-        break;
-      case 11:
-        r.expect(field, wt, LEN);
-        events.push(readEvent(r.message()));
-        break;
-      case 13:
-        r.expect(field, wt, LEN);
-        links.push(readLink(r.message()));
-        break;
-      case 15:
-        r.expect(field, wt, LEN);
-        status = readStatus(r.message());
-        break;
-      case 16:
-        r.expect(field, wt, I32);
-        r.fixed32();
-        break;
-      default:
-        r.skip(wt); // 3 trace_state, 10/12/14 dropped counts, unknown fields
+    const known = fields[field];
+    if (known === undefined) r.skip(r.wireType);
+    else {
+      r.expect(field, r.wireType, known[0]);
+      known[1](r, into);
     }
   }
-  if (traceId.length !== 32) throw new ProtoDecodeError(`span "${name}": trace_id must be 16 bytes, got ${traceId.length / 2}`);
-  if (spanId.length !== 16) throw new ProtoDecodeError(`span "${name}": span_id must be 8 bytes, got ${spanId.length / 2}`);
-  const span: SpanFields = {
-    traceId,
-    spanId,
-    name,
-    kind,
-    startTimeUnixNano: start,
-    endTimeUnixNano: end,
-    attributes: attrs,
-    status,
-    events,
-    links,
-    scope,
-    resource,
-  };
-  if (parentSpanId) span.parentSpanId = parentSpanId;
-  return span;
+  return into;
 }
 
-function readEvent(r: ProtoReader): DecodedSpanEvent {
-  const event: DecodedSpanEvent = { name: '', timeUnixNano: 0n, attributes: {} };
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    if (field === 1) {
-      r.expect(field, wt, I64);
-      event.timeUnixNano = r.fixed64();
-    } else if (field === 2) {
-      r.expect(field, wt, LEN);
-      event.name = r.string();
-    } else if (field === 3) {
-      r.expect(field, wt, LEN);
-      readKeyValue(r, event.attributes);
-    } else r.skip(wt);
-  }
-  return event;
-}
-
-function readLink(r: ProtoReader): DecodedSpanLink {
-  const link: DecodedSpanLink = { traceId: '', spanId: '' };
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    if (field === 1) {
-      r.expect(field, wt, LEN);
-      link.traceId = r.hex();
-    } else if (field === 2) {
-      r.expect(field, wt, LEN);
-      link.spanId = r.hex();
-    } else r.skip(wt);
-  }
-  return link;
-}
-
-function readStatus(r: ProtoReader): SpanFields['status'] {
-  const status: SpanFields['status'] = { code: 0 };
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    if (field === 2) {
-      r.expect(field, wt, LEN);
-      const message = r.string();
-      if (message) status.message = message;
-    } else if (field === 3) {
-      r.expect(field, wt, VARINT);
-      status.code = r.varint();
-    } else r.skip(wt);
-  }
-  return status;
+/** Reads the embedded message that follows in place (no reader of its own: most messages are small and many). */
+function readEmbedded<T>(r: ProtoReader, fields: Fields<T>, into: T): T {
+  const outer = r.enter();
+  readFields(r, fields, into);
+  r.exit(outer);
+  return into;
 }
 
 /** Reads the `KeyValue` message that follows into `into` (a later duplicate key wins). */
 function readKeyValue(r: ProtoReader, into: Record<string, AttrValue>): void {
-  const outer = r.enter();
-  let key = '';
-  let value: AttrValue = null;
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    if (field === 1) {
-      r.expect(field, wt, LEN);
-      key = r.string();
-    } else if (field === 2) {
-      r.expect(field, wt, LEN);
-      const anyEnd = r.enter();
-      value = readAnyValue(r);
-      r.exit(anyEnd);
-    } else r.skip(wt);
-  }
-  r.exit(outer);
-  into[key] = value;
+  const kv = readEmbedded(r, KEY_VALUE, { key: '', value: null });
+  into[kv.key] = kv.value;
 }
 
-/** Reads an `AnyValue` up to the reader's end. */
-function readAnyValue(r: ProtoReader): AttrValue {
-  let value: AttrValue = null;
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    switch (field) {
-      case 1:
-        r.expect(field, wt, LEN);
-        value = r.string();
-        break;
-      case 2:
-        r.expect(field, wt, VARINT);
-        value = r.varint() !== 0;
-        break;
-      case 3:
-        r.expect(field, wt, VARINT);
-        value = Number(r.int64());
-        break;
-      case 4:
-        r.expect(field, wt, I64);
-        value = r.double();
-        break;
-      case 5:
-        r.expect(field, wt, LEN);
-        value = readValues(r.message());
-        break;
-      case 6:
-        r.expect(field, wt, LEN);
-        value = readKeyValueList(r.message());
-        break;
-      case 7:
-        r.expect(field, wt, LEN);
-        value = r.hex();
-        break;
-      default:
-        r.skip(wt);
-    }
-  }
-  return value;
+/** `ExportTraceServiceRequest`: its `ResourceSpans`, read once all are found. */
+const REQUEST: Fields<ProtoReader[]> = { 1: [LEN, (r, list) => list.push(r.message())] };
+
+type ResourceSpans = { resource: Record<string, AttrValue>; scopes: ProtoReader[] };
+const RESOURCE_SPANS: Fields<ResourceSpans> = {
+  1: [LEN, (r, rs) => (rs.resource = readEmbedded(r, ATTRIBUTES, {}))],
+  2: [LEN, (r, rs) => rs.scopes.push(r.message())],
+};
+
+function readResourceSpans(r: ProtoReader): SpanFields[] {
+  const rs = readFields(r, RESOURCE_SPANS, { resource: {}, scopes: [] });
+  // The resource may come after the scope spans on the wire: read it first, then the spans.
+  return rs.scopes.flatMap((sr) => readScopeSpans(sr, rs.resource));
 }
+
+type ScopeSpans = { scope: SpanFields['scope']; spans: ProtoReader[] };
+const SCOPE_SPANS: Fields<ScopeSpans> = {
+  1: [LEN, (r, ss) => (ss.scope = readEmbedded(r, SCOPE, { name: '' }))],
+  2: [LEN, (r, ss) => ss.spans.push(r.message())],
+};
+
+function readScopeSpans(r: ProtoReader, resource: Record<string, AttrValue>): SpanFields[] {
+  const { scope, spans } = readFields(r, SCOPE_SPANS, { scope: { name: '' }, spans: [] });
+  return spans.map((sr) => readSpan(sr, scope, resource));
+}
+
+const SCOPE: Fields<SpanFields['scope']> = {
+  1: [LEN, (r, scope) => (scope.name = r.string())],
+  2: [LEN, (r, scope) => setIfAny(scope, 'version', r.string())],
+};
+
+/** `Span`: 3 trace_state, 10/12/14 dropped counts and unknown fields are skipped. */
+const SPAN: Fields<SpanFields> = {
+  1: [LEN, (r, s) => (s.traceId = r.hex())],
+  2: [LEN, (r, s) => (s.spanId = r.hex())],
+  4: [LEN, (r, s) => setIfAny(s, 'parentSpanId', idOrUndefined(r.hex()))],
+  5: [LEN, (r, s) => (s.name = r.string())],
+  6: [VARINT, (r, s) => (s.kind = r.varint())],
+  7: [I64, (r, s) => (s.startTimeUnixNano = r.fixed64())],
+  8: [I64, (r, s) => (s.endTimeUnixNano = r.fixed64())],
+  9: [LEN, (r, s) => readKeyValue(r, s.attributes)],
+  11: [LEN, (r, s) => s.events.push(readEmbedded(r, EVENT, { name: '', timeUnixNano: 0n, attributes: {} }))],
+  13: [LEN, (r, s) => s.links.push(readEmbedded(r, LINK, { traceId: '', spanId: '' }))],
+  15: [LEN, (r, s) => (s.status = readEmbedded(r, STATUS, { code: 0 }))],
+  16: [I32, (r) => r.fixed32()], // flags: checked, not kept
+};
+
+function readSpan(r: ProtoReader, scope: SpanFields['scope'], resource: Record<string, AttrValue>): SpanFields {
+  const span = readFields(r, SPAN, {
+    traceId: '',
+    spanId: '',
+    name: '',
+    kind: 0,
+    startTimeUnixNano: 0n,
+    endTimeUnixNano: 0n,
+    attributes: {},
+    status: { code: 0 },
+    events: [],
+    links: [],
+    scope,
+    resource,
+  });
+  const { traceId, spanId, name } = span;
+  if (traceId.length !== 32) throw new ProtoDecodeError(`span "${name}": trace_id must be 16 bytes, got ${traceId.length / 2}`);
+  if (spanId.length !== 16) throw new ProtoDecodeError(`span "${name}": span_id must be 8 bytes, got ${spanId.length / 2}`);
+  return span;
+}
+
+/** Sets an optional string field, or unsets it for an empty value (a later field wins, as in protobuf). */
+function setIfAny<T extends object, K extends keyof T>(into: T, key: K, value: T[K] | undefined): void {
+  if (value) into[key] = value;
+  else delete into[key];
+}
+
+const EVENT: Fields<DecodedSpanEvent> = {
+  1: [I64, (r, event) => (event.timeUnixNano = r.fixed64())],
+  2: [LEN, (r, event) => (event.name = r.string())],
+  3: [LEN, (r, event) => readKeyValue(r, event.attributes)],
+};
+
+const LINK: Fields<DecodedSpanLink> = {
+  1: [LEN, (r, link) => (link.traceId = r.hex())],
+  2: [LEN, (r, link) => (link.spanId = r.hex())],
+};
+
+const STATUS: Fields<SpanFields['status']> = {
+  2: [LEN, (r, status) => setIfAny(status, 'message', r.string())],
+  3: [VARINT, (r, status) => (status.code = r.varint())],
+};
+
+/** `Resource` and `KeyValueList`: field 1, repeated `KeyValue`. */
+const ATTRIBUTES: Fields<Record<string, AttrValue>> = { 1: [LEN, readKeyValue] };
+
+type Value = { value: AttrValue };
+const KEY_VALUE: Fields<Value & { key: string }> = {
+  1: [LEN, (r, kv) => (kv.key = r.string())],
+  2: [LEN, (r, kv) => readEmbedded(r, ANY_VALUE, kv)],
+};
+
+/** `AnyValue`: one of its fields, into the holder's `value`. */
+const ANY_VALUE: Fields<Value> = {
+  1: [LEN, (r, v) => (v.value = r.string())],
+  2: [VARINT, (r, v) => (v.value = r.varint() !== 0)],
+  3: [VARINT, (r, v) => (v.value = Number(r.int64()))],
+  4: [I64, (r, v) => (v.value = r.double())],
+  5: [LEN, (r, v) => (v.value = readEmbedded(r, ARRAY_VALUE, []))],
+  6: [LEN, (r, v) => (v.value = readEmbedded(r, ATTRIBUTES, {}))],
+  7: [LEN, (r, v) => (v.value = r.hex())],
+};
 
 /** `ArrayValue`: field 1, repeated `AnyValue`. */
-function readValues(r: ProtoReader): AttrValue[] {
-  const values: AttrValue[] = [];
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    if (field === 1) {
-      r.expect(field, wt, LEN);
-      values.push(readAnyValue(r.message()));
-    } else r.skip(wt);
-  }
-  return values;
-}
-
-/** `KeyValueList`: field 1, repeated `KeyValue`. */
-function readKeyValueList(r: ProtoReader): Record<string, AttrValue> {
-  const pairs: Record<string, AttrValue> = {};
-  while (r.more()) {
-    const field = r.tag();
-    const wt = r.wireType;
-    if (field === 1) {
-      r.expect(field, wt, LEN);
-      readKeyValue(r, pairs);
-    } else r.skip(wt);
-  }
-  return pairs;
-}
+const ARRAY_VALUE: Fields<AttrValue[]> = {
+  1: [LEN, (r, values) => values.push(readEmbedded(r, ANY_VALUE, { value: null }).value)],
+};
