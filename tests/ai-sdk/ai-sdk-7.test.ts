@@ -121,9 +121,10 @@ describe('the app’s own registered integration', () => {
   }
 
   it('LegacyOpenTelemetry: completion start is the first chunk (msToFirstChunk), not the end of the stream', async () => {
-    // The stream pauses 80 ms after its first delta: the first-chunk event the integration adds at
-    // the end falls after the caller got that delta.
-    const { model } = mockModel(v7, [{ text: 'Hello there' }], { pauseAfterFirstChunk: new Promise((r) => setTimeout(r, 80)) });
+    // The stream pauses 80 ms after its first delta (timed from the delta, not from here: under load
+    // the call may start late): the first-chunk event the integration adds at the end falls after
+    // the caller got that delta.
+    const { model } = mockModel(v7, [{ text: 'Hello there' }], { pauseAfterFirstChunk: () => new Promise((r) => setTimeout(r, 80)) });
     let firstDeltaAt = 0;
     const spans = await withRegistered(new LegacyOpenTelemetry(), () =>
       traced(async () => {
