@@ -10,12 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { initObs } from '@obs/core';
 import { setupObsServer } from '@obs/local-server/testing';
 import { observeOpenAIAgents } from '@obs/openai-agents';
-import { Agent, run, setDefaultOpenAIClient, setTracingDisabled, tool } from '@openai/agents';
+import { run, setDefaultOpenAIClient, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { z } from 'zod';
 import { type StandIn, startStandIn } from '../packages/openai-agents/test/stand-in-openai.js';
+import { triageAgents } from '../packages/openai-agents/test/triage-agents.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
 const OUT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'test-output');
@@ -37,14 +37,7 @@ afterAll(async () => {
 });
 
 it.skipIf(!CHROMIUM)('an OpenAI Agents run reads as agents, model calls with their model, the handoff and the tool', async () => {
-  const weather = tool({
-    name: 'weather',
-    description: 'The weather in a city',
-    parameters: z.object({ city: z.string() }),
-    execute: async ({ city }) => `sunny in ${city}`,
-  });
-  const writer = new Agent({ name: 'Writer', instructions: 'Write the answer.', tools: [weather] });
-  const triage = new Agent({ name: 'Triage', instructions: 'Route the question.', handoffs: [writer] });
+  const { triage } = triageAgents();
   standIn.script({ call: 'transfer_to_Writer', args: {} }, { call: 'weather', args: { city: 'Paris' } }, { text: 'Sunny in Paris.' });
   await run(triage, 'Weather in Paris?');
   await new Promise((r) => setImmediate(r));

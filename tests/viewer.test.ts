@@ -419,6 +419,12 @@ function otlpSpan(
 
 const hex = (chars: number) => randomBytes(chars / 2).toString('hex');
 
+/** The experiments' evaluator: 1 when the output is the item's expected output, else 0. */
+const exact = ({ output, expectedOutput }: { output: unknown; expectedOutput?: unknown }) => ({
+  name: 'exact',
+  value: output === expectedOutput ? 1 : 0,
+});
+
 describe.skipIf(!CHROMIUM)('the viewer finds, measures, copies, and shows prompts, datasets and runs', () => {
   it('searches names, inputs, outputs and metadata from the filter bar', async () => {
     const a = await chatTurn('user-s', 'chat-s', 'Does the parcel to Reykjavík ship today?', 'It ships this afternoon.');
@@ -555,25 +561,18 @@ describe.skipIf(!CHROMIUM)('the viewer finds, measures, copies, and shows prompt
     await new Promise((r) => setTimeout(r, 20));
     await client.dataset.createItem({ datasetName: 'capitals', id: 'cap-Peru', expectedOutput: 'Lima (Peru)' });
     const dataset = await client.dataset.get('capitals');
-    const exact = ({ output, expectedOutput }: { output: unknown; expectedOutput?: unknown }) => ({
-      name: 'exact',
-      value: output === expectedOutput ? 1 : 0,
-    });
     const length = ({ output }: { output: unknown }) => ({ name: 'length', value: String(output).length });
-    const first = await dataset.runExperiment({
-      name: 'capitals',
-      runName: 'guess v1',
-      maxConcurrency: 1,
-      task: (item) => ({ France: 'Paris', Japan: 'Kyoto', Peru: 'Lima' })[(item.input as { country: string }).country],
-      evaluators: [exact, length],
-    });
-    const second = await dataset.runExperiment({
-      name: 'capitals',
-      runName: 'guess v2',
-      maxConcurrency: 1,
-      task: (item) => ({ France: 'Paris', Japan: 'Tokyo', Peru: 'Lima (Peru)' })[(item.input as { country: string }).country],
-      evaluators: [exact, length],
-    });
+    /** A run of the dataset that answers each country's capital from `answers`. */
+    const guess = (runName: string, answers: Record<string, string>) =>
+      dataset.runExperiment({
+        name: 'capitals',
+        runName,
+        maxConcurrency: 1,
+        task: (item) => answers[(item.input as { country: string }).country],
+        evaluators: [exact, length],
+      });
+    const first = await guess('guess v1', { France: 'Paris', Japan: 'Kyoto', Peru: 'Lima' });
+    const second = await guess('guess v2', { France: 'Paris', Japan: 'Tokyo', Peru: 'Lima (Peru)' });
     await local.handle.flush();
     await local.server.waitFor(() => local.server.scores.filter((s) => s['name'] === 'exact').length === 6);
 
@@ -715,31 +714,23 @@ describe.skipIf(!CHROMIUM)('every page of the viewer, with data on it (issue 45)
     ])
       await client.dataset.createItem({ datasetName: 'cities', id: `city-${city}`, input: { city }, expectedOutput: country });
     const dataset = await client.dataset.get('cities');
-    const task = (answers: Record<string, string>) => (item: { input: unknown }) => {
-      const gen = startObservation('guess', { model: 'claude-haiku-4-5', input: item.input }, { asType: 'generation' });
-      const out = answers[(item.input as { city: string }).city];
-      gen.update({ output: out, usageDetails: { input: 100_000, output: 20_000 } });
-      gen.end();
-      return out;
-    };
-    const exact = ({ output, expectedOutput }: { output: unknown; expectedOutput?: unknown }) => ({
-      name: 'exact',
-      value: output === expectedOutput ? 1 : 0,
-    });
-    const runA = await dataset.runExperiment({
-      name: 'cities',
-      runName: 'cities A',
-      maxConcurrency: 1,
-      task: task({ Lyon: 'France', Osaka: 'China' }),
-      evaluators: [exact],
-    });
-    const runB = await dataset.runExperiment({
-      name: 'cities',
-      runName: 'cities B',
-      maxConcurrency: 1,
-      task: task({ Lyon: 'France', Osaka: 'Japan' }),
-      evaluators: [exact],
-    });
+    /** A run of the dataset that answers each city's country from `answers`, each answer a priced generation. */
+    const guess = (runName: string, answers: Record<string, string>) =>
+      dataset.runExperiment({
+        name: 'cities',
+        runName,
+        maxConcurrency: 1,
+        task: (item) => {
+          const gen = startObservation('guess', { model: 'claude-haiku-4-5', input: item.input }, { asType: 'generation' });
+          const out = answers[(item.input as { city: string }).city];
+          gen.update({ output: out, usageDetails: { input: 100_000, output: 20_000 } });
+          gen.end();
+          return out;
+        },
+        evaluators: [exact],
+      });
+    const runA = await guess('cities A', { Lyon: 'France', Osaka: 'China' });
+    const runB = await guess('cities B', { Lyon: 'France', Osaka: 'Japan' });
     await local.handle.flush();
     await local.server.waitFor(() => local.server.scores.filter((s) => s['name'] === 'exact').length >= 4);
     const gen = local.server.spansByName('priced-model')[0]!;

@@ -9,40 +9,22 @@
  * characters) whose `mediaType` is given is uploaded like any other.
  */
 import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
-import { initObs, startActiveObservation } from '@obs/core';
+import { initObs } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
 import { longestBase64Run, mediaReferencesIn, noisePng, setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
+import { registry, spansBelowRoot, withRegistered } from './harness.js';
 import { mockEmbeddingModel, mockModel, VARIANTS } from './variants.js';
 
 const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
-const registry = globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: unknown[] };
 const v7 = VARIANTS.find((v) => v.spec === 4)!;
 const { ai } = v7;
 
-async function traced(fn: () => Promise<unknown>): Promise<DecodedSpan[]> {
-  let traceId = '';
-  await startActiveObservation('request', async (obs) => {
-    traceId = obs.traceId;
-    await fn();
-  });
-  await local.handle.flush();
-  return local.server.spansByTrace(traceId).filter((s) => s.name !== 'request');
-}
+const traced = (fn: () => Promise<unknown>) => spansBelowRoot(local, fn);
 const attr = (s: DecodedSpan, key: string) => s.attributes[`obs.observation.${key}`];
 const json = (s: DecodedSpan, key: string) => JSON.parse(String(attr(s, key)));
 const ofType = (spans: DecodedSpan[], t: string) => spans.filter((s) => attr(s, 'type') === t);
 const ms = (iso: unknown) => new Date(String(iso)).getTime();
-
-/** Runs `fn` with `integration` registered globally, as an app's start-up does. */
-async function withRegistered<T>(integration: unknown, fn: () => Promise<T>): Promise<T> {
-  ai.registerTelemetry(integration);
-  try {
-    return await fn();
-  } finally {
-    registry.AI_SDK_TELEMETRY_INTEGRATIONS!.splice(registry.AI_SDK_TELEMETRY_INTEGRATIONS!.indexOf(integration), 1);
-  }
-}
 
 /** A streamText cancelled after its first delta; returns the text the caller got and when. */
 async function cancelledStream(): Promise<{ spans: DecodedSpan[]; text: string; firstDeltaAt: number }> {
@@ -139,9 +121,10 @@ describe('the app’s own registered integration', () => {
   }
 
   it('LegacyOpenTelemetry: completion start is the first chunk (msToFirstChunk), not the end of the stream', async () => {
-    // The stream pauses 80 ms after its first delta: the first-chunk event the integration adds at
-    // the end falls after the caller got that delta.
-    const { model } = mockModel(v7, [{ text: 'Hello there' }], { pauseAfterFirstChunk: new Promise((r) => setTimeout(r, 80)) });
+    // The stream pauses 80 ms after its first delta (timed from the delta, not from here: under load
+    // the call may start late): the first-chunk event the integration adds at the end falls after
+    // the caller got that delta.
+    const { model } = mockModel(v7, [{ text: 'Hello there' }], { pauseAfterFirstChunk: () => new Promise((r) => setTimeout(r, 80)) });
     let firstDeltaAt = 0;
     const spans = await withRegistered(new LegacyOpenTelemetry(), () =>
       traced(async () => {

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { LegacyOpenTelemetry } from '@ai-sdk/otel';
-import { initObs, startActiveObservation } from '@obs/core';
+import { initObs } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
 import { setupObsServer } from '@obs/local-server/testing';
 import * as ai7 from 'ai';
@@ -21,9 +21,9 @@ import { MockLanguageModelV4 } from 'ai/test';
 import * as ai5 from 'ai5';
 import { MockLanguageModelV2 } from 'ai5/test';
 import { afterAll, describe, expect, it } from 'vitest';
+import { registry, spansBelowRoot, withRegistered } from './harness.js';
 
 const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
-const registry = globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: unknown[] };
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const model7 = () =>
@@ -40,15 +40,7 @@ const model7 = () =>
     }),
   });
 
-async function traced(fn: () => Promise<unknown>): Promise<DecodedSpan[]> {
-  let traceId = '';
-  await startActiveObservation('request', async (obs) => {
-    traceId = obs.traceId;
-    await fn();
-  });
-  await local.handle.flush();
-  return local.server.spansByTrace(traceId).filter((s) => s.name !== 'request');
-}
+const traced = (fn: () => Promise<unknown>) => spansBelowRoot(local, fn);
 const types = (spans: DecodedSpan[]) => spans.map((s) => String(s.attributes['obs.observation.type'])).sort();
 
 describe('AI SDK 7 in an app that registered no telemetry integration', () => {
@@ -70,16 +62,12 @@ describe('AI SDK 7 in an app that registered no telemetry integration', () => {
   });
 
   it('an integration the app registers after obs replaces the stand-in: each call is traced once, by the app’s', async () => {
-    const own = new LegacyOpenTelemetry();
-    ai7.registerTelemetry(own);
-    try {
-      const spans = await traced(() => ai7.generateText({ model: model7(), prompt: 'Hi', experimental_telemetry: { isEnabled: true } }));
-      // The legacy integration's ai.* spans only: no semconv step chain, one generation.
-      expect(types(spans)).toEqual(['agent', 'generation']);
-      expect(spans.every((s) => s.scope.name === 'ai')).toBe(true);
-    } finally {
-      registry.AI_SDK_TELEMETRY_INTEGRATIONS!.splice(registry.AI_SDK_TELEMETRY_INTEGRATIONS!.indexOf(own), 1);
-    }
+    const spans = await withRegistered(new LegacyOpenTelemetry(), () =>
+      traced(() => ai7.generateText({ model: model7(), prompt: 'Hi', experimental_telemetry: { isEnabled: true } })),
+    );
+    // The legacy integration's ai.* spans only: no semconv step chain, one generation.
+    expect(types(spans)).toEqual(['agent', 'generation']);
+    expect(spans.every((s) => s.scope.name === 'ai')).toBe(true);
   });
 
   it('AI SDK 5 in the same process traces as it always did, once', async () => {

@@ -5,10 +5,11 @@
  * the call-level prompt) carries its reference, the bytes are uploaded once, and no base64 of it
  * reaches the trace.
  */
-import { initObs, startActiveObservation } from '@obs/core';
+import { initObs } from '@obs/core';
 import type { DecodedSpan } from '@obs/local-server';
 import { longestBase64Run, mediaReferencesIn, noisePng, pngDataUri, setupObsServer } from '@obs/local-server/testing';
 import { describe, expect, it } from 'vitest';
+import { spansBelowRoot } from './harness.js';
 import { mockModel, telemetry, VARIANTS } from './variants.js';
 
 const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
@@ -17,15 +18,7 @@ const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05,
 const PNG = noisePng(200, 200, 23);
 const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(3000, 0x20), Buffer.from('\n%%EOF\n')]);
 
-async function traced(fn: () => Promise<unknown>): Promise<DecodedSpan[]> {
-  let traceId = '';
-  await startActiveObservation('request', (obs) => {
-    traceId = obs.traceId;
-    return fn();
-  });
-  await local.handle.flush();
-  return local.server.spansByTrace(traceId);
-}
+const traced = (fn: () => Promise<unknown>) => spansBelowRoot(local, fn);
 
 const generationOf = (spans: DecodedSpan[]) => spans.find((s) => s.attributes['obs.observation.type'] === 'generation')!;
 const referencesOf = (span: DecodedSpan) => mediaReferencesIn(String(span.attributes['obs.observation.input']));

@@ -140,12 +140,12 @@ function content(turn: Turn): unknown[] {
 /**
  * A mock language model that answers the turns in order (the last one repeats). `fail` makes
  * every call throw; `pauseAfterFirstChunk` holds a stream after its first text delta so a test
- * can abort it there.
+ * can abort it there (a function is called there: a timed pause starts at the delta, not before).
  */
 export function mockModel(
   v: Variant,
   turns: Turn[],
-  opts: { fail?: string; pauseAfterFirstChunk?: Promise<void> } = {},
+  opts: { fail?: string; pauseAfterFirstChunk?: Promise<void> | (() => Promise<void>) } = {},
 ): { model: unknown; calls: () => number } {
   let calls = 0;
   const next = () => turns[Math.min(calls++, turns.length - 1)]!;
@@ -167,6 +167,8 @@ export function mockModel(
       const turn = next();
       const text = 'text' in turn ? turn.text : '';
       const half = Math.ceil(text.length / 2);
+      const hold = opts.pauseAfterFirstChunk;
+      let pause: Promise<void> | undefined;
       const chunks: unknown[] = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 't' },
@@ -182,7 +184,7 @@ export function mockModel(
           // Chunks a few ms apart, so time to first chunk falls strictly inside the call.
           await new Promise((r) => setTimeout(r, 5));
           controller.enqueue(chunk);
-          if (opts.pauseAfterFirstChunk && (chunk as { type: string }).type === 'text-delta') await opts.pauseAfterFirstChunk;
+          if (hold && (chunk as { type: string }).type === 'text-delta') await (pause ??= typeof hold === 'function' ? hold() : hold);
         },
       });
       return { stream };

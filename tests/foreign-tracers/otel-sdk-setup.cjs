@@ -2,7 +2,7 @@
 // with the http, undici (fetch) and express instrumentations and the app's own exporter (in memory, read at the end).
 const { NodeSDK } = require('@opentelemetry/sdk-node');
 const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
-const { exportedSpans } = require('./app-export.cjs');
+const { exportedSpans } = require('../consumer/otel-sdk3/exported-spans.cjs');
 const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
 const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express');
 const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici');

@@ -4,7 +4,7 @@
 // hooks every Fastify instance as it is created). OTEL_SCENARIO=plain registers the provider alone.
 const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node');
 const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base');
-const { exportedSpans } = require('./app-export.cjs');
+const { exportedSpans } = require('../consumer/otel-sdk3/exported-spans.cjs');
 const { registerInstrumentations } = require('@opentelemetry/instrumentation');
 
 const available = {

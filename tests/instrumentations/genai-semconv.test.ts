@@ -8,10 +8,11 @@
  * each as one generation, field by field, on both tracer providers.
  */
 import { Anthropic } from '@anthropic-ai/sdk';
-import { initObs, startActiveObservation } from '@obs/core';
-import type { DecodedSpan } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { initObs } from '@obs/core';
+import { obsAttr as attr, obsJson as json, setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicMessage, INVALID_REQUEST, streamedHelloThere, TOOL_RESULT_MESSAGES, TOOL_TURN } from './anthropic-turns.js';
+import { only, QUESTION, SYSTEM, tracedSpans, WEATHER_CALL } from './fixtures.js';
 import { startStandIn, type StandIn } from './stand-in-apis.js';
 
 const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
@@ -30,52 +31,12 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 /** Runs `fn` under a root observation; returns the SDK's spans, each checked to be the root's child. */
-async function traced(fn: () => Promise<unknown>): Promise<DecodedSpan[]> {
-  let traceId = '';
-  let rootId = '';
-  await startActiveObservation('request', async (obs) => {
-    traceId = obs.traceId;
-    rootId = obs.id;
-    await fn();
-  });
-  await local.handle.flush();
-  const spans = local.server.spansByTrace(traceId).filter((s) => s.spanId !== rootId);
-  for (const s of spans) expect(s.parentSpanId, s.name).toBe(rootId);
-  return spans;
-}
-const attr = (s: DecodedSpan, key: string) => s.attributes[`obs.observation.${key}`];
-const json = (s: DecodedSpan, key: string) => JSON.parse(String(attr(s, key)));
-const only = (spans: DecodedSpan[]) => {
-  expect(spans).toHaveLength(1);
-  return spans[0]!;
-};
-const message = (content: unknown[], usage: Record<string, unknown>) => ({
-  id: 'msg_1',
-  type: 'message',
-  role: 'assistant',
-  model: 'claude-test-20250929',
-  content,
-  stop_reason: 'end_turn',
-  stop_sequence: null,
-  usage,
-});
-
-const SYSTEM = 'You are terse.';
-const QUESTION = 'Weather in Paris?';
-const WEATHER_CALL = { id: 'call-1', name: 'weather', args: { city: 'Paris' } };
+const traced = (fn: () => Promise<unknown>) => tracedSpans(local, fn);
+const MODEL = 'claude-test-20250929';
 
 describe("@anthropic-ai/sdk's own GenAI spans", () => {
   it('messages.create: system instructions first, reasoning, a tool call, cache reads and writes as buckets, no level', async () => {
-    api.reply('/messages', {
-      json: message(
-        [
-          { type: 'thinking', thinking: 'The user wants weather.', signature: 'sig' },
-          { type: 'text', text: 'Let me check.' },
-          { type: 'tool_use', id: 'call-1', name: 'weather', input: { city: 'Paris' } },
-        ],
-        { input_tokens: 50, cache_read_input_tokens: 40, cache_creation_input_tokens: 10, output_tokens: 30 },
-      ),
-    });
+    api.reply('/messages', { json: anthropicMessage(MODEL, TOOL_TURN.content, TOOL_TURN.usage) });
     const spans = await traced(() =>
       anthropic.messages.create({
         model: 'claude-test',
@@ -87,34 +48,25 @@ describe("@anthropic-ai/sdk's own GenAI spans", () => {
     const gen = only(spans);
     expect(gen.attributes['gen_ai.provider.name']).toBe('anthropic');
     expect(attr(gen, 'type')).toBe('generation');
-    expect(attr(gen, 'model.name')).toBe('claude-test-20250929');
+    expect(attr(gen, 'model.name')).toBe(MODEL);
     expect(json(gen, 'model.parameters')).toEqual({ max_tokens: 1024 });
     expect(json(gen, 'input')).toEqual([
       { role: 'system', content: SYSTEM },
       { role: 'user', content: QUESTION },
     ]);
-    expect(json(gen, 'output')).toEqual({
-      role: 'assistant',
-      content: 'Let me check.',
-      tool_calls: [WEATHER_CALL],
-      reasoning: 'The user wants weather.',
-    });
-    expect(json(gen, 'usage_details')).toEqual({ input: 50, input_cache_read: 40, input_cache_write: 10, output: 30, total: 130 });
+    expect(json(gen, 'output')).toEqual(TOOL_TURN.output);
+    expect(json(gen, 'usage_details')).toEqual(TOOL_TURN.usageDetails);
     expect(attr(gen, 'level')).toBeUndefined();
     expect(attr(gen, 'completion_start_time')).toBeUndefined();
   });
 
   it('a tool result sent as user content: a tool message in the input', async () => {
-    api.reply('/messages', { json: message([{ type: 'text', text: 'Sunny' }], { input_tokens: 20, output_tokens: 1 }) });
+    api.reply('/messages', { json: anthropicMessage(MODEL, [{ type: 'text', text: 'Sunny' }], { input_tokens: 20, output_tokens: 1 }) });
     const spans = await traced(() =>
       anthropic.messages.create({
         model: 'claude-test',
         max_tokens: 100,
-        messages: [
-          { role: 'user', content: QUESTION },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'call-1', name: 'weather', input: { city: 'Paris' } }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call-1', content: 'sunny' }] },
-        ],
+        messages: TOOL_RESULT_MESSAGES,
       }),
     );
     const gen = only(spans);
@@ -128,18 +80,7 @@ describe("@anthropic-ai/sdk's own GenAI spans", () => {
   });
 
   it('a streamed message: the text, and completion_start_time from gen_ai.response.time_to_first_chunk', async () => {
-    api.reply('/messages', {
-      done: false,
-      sse: [
-        { type: 'message_start', message: { ...message([], { input_tokens: 9, output_tokens: 1 }), stop_reason: null } },
-        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello ' } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'there' } },
-        { type: 'content_block_stop', index: 0 },
-        { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
-        { type: 'message_stop' },
-      ],
-    });
+    api.reply('/messages', streamedHelloThere(MODEL));
     let text = '';
     const spans = await traced(async () => {
       const stream = anthropic.messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }] });
@@ -160,7 +101,7 @@ describe("@anthropic-ai/sdk's own GenAI spans", () => {
   });
 
   it('an API error: ERROR, with the error.type the SDK records as the status message', async () => {
-    api.reply('/messages', { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'bad request body' } } });
+    api.reply('/messages', INVALID_REQUEST);
     const spans = await traced(() =>
       anthropic.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((e) => e),
     );

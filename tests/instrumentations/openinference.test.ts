@@ -15,10 +15,11 @@ import { OpenAIInstrumentation } from '@arizeai/openinference-instrumentation-op
 import * as anthropicModule from '@anthropic-ai/sdk';
 import * as bedrockModule from '@aws-sdk/client-bedrock-runtime';
 import { initObs, startActiveObservation } from '@obs/core';
-import type { DecodedSpan } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { obsAttr as attr, obsJson as json, setupObsServer } from '@obs/local-server/testing';
 import * as openaiModule from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicMessage, INVALID_REQUEST, streamedHelloThere, TOOL_RESULT_MESSAGES, TOOL_TURN } from './anthropic-turns.js';
+import { only, QUESTION, SYSTEM, tracedSpans, WEATHER_CALL } from './fixtures.js';
 import { startStandIn, type StandIn } from './stand-in-apis.js';
 
 const local = setupObsServer({ init: (c) => initObs({ ...c, flushInterval: 0.05, flushOnExit: false }) });
@@ -50,38 +51,8 @@ afterAll(async () => {
   await Promise.all([api.close(), bedrockApi.close()]);
 });
 
-/**
- * Runs `fn` under a root observation; returns the OpenInference spans below it (each checked to be
- * the root's child) once `count` arrived: OpenInference ends a streamed call's span when its own
- * copy of the stream ends, a moment after the caller's.
- */
-async function traced(fn: () => Promise<unknown>, count = 1): Promise<DecodedSpan[]> {
-  let traceId = '';
-  let rootId = '';
-  await startActiveObservation('request', async (obs) => {
-    traceId = obs.traceId;
-    rootId = obs.id;
-    await fn();
-  });
-  let spans: DecodedSpan[] = [];
-  for (let i = 0; i < 100 && spans.length < count; i++) {
-    await local.handle.flush();
-    spans = local.server.spansByTrace(traceId).filter((s) => s.scope.name.startsWith('@arizeai/openinference'));
-    if (spans.length < count) await new Promise((r) => setTimeout(r, 10));
-  }
-  for (const s of local.server.spansByTrace(traceId)) if (s.spanId !== rootId) expect(s.parentSpanId, s.name).toBe(rootId);
-  return spans;
-}
-const attr = (s: DecodedSpan, key: string) => s.attributes[`obs.observation.${key}`];
-const json = (s: DecodedSpan, key: string) => JSON.parse(String(attr(s, key)));
-const only = (spans: DecodedSpan[]) => {
-  expect(spans).toHaveLength(1);
-  return spans[0]!;
-};
-
-const SYSTEM = 'You are terse.';
-const QUESTION = 'Weather in Paris?';
-const WEATHER_CALL = { id: 'call-1', name: 'weather', args: { city: 'Paris' } };
+/** Runs `fn` under a root observation; returns the OpenInference spans below it, each checked to be the root's child. */
+const traced = (fn: () => Promise<unknown>) => tracedSpans(local, fn, (s) => s.scope.name.startsWith('@arizeai/openinference'));
 
 describe('@arizeai/openinference-instrumentation-openai', () => {
   const completion = (message: Record<string, unknown>, usage: Record<string, unknown>) => ({
@@ -241,28 +212,10 @@ describe('@arizeai/openinference-instrumentation-openai', () => {
 });
 
 describe('@arizeai/openinference-instrumentation-anthropic', () => {
-  const message = (content: unknown[], usage: Record<string, unknown>) => ({
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-sonnet-4-5-20250929',
-    content,
-    stop_reason: 'tool_use',
-    stop_sequence: null,
-    usage,
-  });
+  const MODEL = 'claude-sonnet-4-5-20250929';
 
   it('messages.create: the system prompt first, thinking as reasoning, tool_use as a tool call, cache reads and writes as buckets', async () => {
-    api.reply('/messages', {
-      json: message(
-        [
-          { type: 'thinking', thinking: 'The user wants weather.', signature: 'sig' },
-          { type: 'text', text: 'Let me check.' },
-          { type: 'tool_use', id: 'call-1', name: 'weather', input: { city: 'Paris' } },
-        ],
-        { input_tokens: 50, cache_read_input_tokens: 40, cache_creation_input_tokens: 10, output_tokens: 30 },
-      ),
-    });
+    api.reply('/messages', { json: anthropicMessage(MODEL, TOOL_TURN.content, TOOL_TURN.usage) });
     const spans = await traced(() =>
       anthropic.messages.create({
         model: 'claude-test',
@@ -276,33 +229,24 @@ describe('@arizeai/openinference-instrumentation-anthropic', () => {
     const gen = only(spans);
     expect(gen.scope.name).toBe('@arizeai/openinference-instrumentation-anthropic');
     expect(attr(gen, 'type')).toBe('generation');
-    expect(attr(gen, 'model.name')).toBe('claude-sonnet-4-5-20250929');
+    expect(attr(gen, 'model.name')).toBe(MODEL);
     expect(json(gen, 'model.parameters')).toEqual({ max_tokens: 1024, temperature: 0.5, top_k: 5 });
     expect(json(gen, 'input')).toEqual([
       { role: 'system', content: SYSTEM },
       { role: 'user', content: QUESTION },
     ]);
-    expect(json(gen, 'output')).toEqual({
-      role: 'assistant',
-      content: 'Let me check.',
-      tool_calls: [WEATHER_CALL],
-      reasoning: 'The user wants weather.',
-    });
-    expect(json(gen, 'usage_details')).toEqual({ input: 50, input_cache_read: 40, input_cache_write: 10, output: 30, total: 130 });
+    expect(json(gen, 'output')).toEqual(TOOL_TURN.output);
+    expect(json(gen, 'usage_details')).toEqual(TOOL_TURN.usageDetails);
   });
 
   it('a tool result block and system text blocks: tool message and system messages', async () => {
-    api.reply('/messages', { json: message([{ type: 'text', text: 'Sunny' }], { input_tokens: 20, output_tokens: 1 }) });
+    api.reply('/messages', { json: anthropicMessage(MODEL, [{ type: 'text', text: 'Sunny' }], { input_tokens: 20, output_tokens: 1 }) });
     const spans = await traced(() =>
       anthropic.messages.create({
         model: 'claude-test',
         max_tokens: 100,
         system: [{ type: 'text', text: SYSTEM }],
-        messages: [
-          { role: 'user', content: QUESTION },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'call-1', name: 'weather', input: { city: 'Paris' } }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call-1', content: 'sunny' }] },
-        ],
+        messages: TOOL_RESULT_MESSAGES,
       }),
     );
     const gen = only(spans);
@@ -316,18 +260,7 @@ describe('@arizeai/openinference-instrumentation-anthropic', () => {
   });
 
   it('a streamed message: the text and the usage of message_start and message_delta', async () => {
-    api.reply('/messages', {
-      done: false,
-      sse: [
-        { type: 'message_start', message: { ...message([], { input_tokens: 9, output_tokens: 1 }), stop_reason: null } },
-        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello ' } },
-        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'there' } },
-        { type: 'content_block_stop', index: 0 },
-        { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } },
-        { type: 'message_stop' },
-      ],
-    });
+    api.reply('/messages', streamedHelloThere(MODEL));
     let text = '';
     const spans = await traced(async () => {
       const stream = await anthropic.messages.create({
@@ -348,7 +281,7 @@ describe('@arizeai/openinference-instrumentation-anthropic', () => {
 
 describe('@arizeai/openinference-instrumentation-anthropic: errors', () => {
   it('an API error: the generation is ERROR with the message, the error reaches the caller unchanged', async () => {
-    api.reply('/messages', { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'bad request body' } } });
+    api.reply('/messages', INVALID_REQUEST);
     let caught: unknown;
     const spans = await traced(() =>
       anthropic.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'Hi' }] }).catch((e) => {

@@ -12,21 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { attr, json, setup } from './harness.js';
 import { USAGE_DETAILS } from './stand-in-openai.js';
+import { triageAgents } from './triage-agents.js';
 
 const t = setup();
-
-const weather = tool({
-  name: 'weather',
-  description: 'The weather in a city',
-  parameters: z.object({ city: z.string() }),
-  execute: async ({ city }) => `sunny in ${city}`,
-});
-
-function agents(model?: OpenAIChatCompletionsModel) {
-  const writer = new Agent({ name: 'Writer', instructions: 'Write the answer.', tools: [weather], ...(model ? { model } : {}) });
-  const triage = new Agent({ name: 'Triage', instructions: 'Route the question.', handoffs: [writer], ...(model ? { model } : {}) });
-  return { triage, writer };
-}
 
 const SCRIPT = [
   { call: 'transfer_to_Writer', args: {} },
@@ -98,7 +86,7 @@ function expectTriageTree(traceId: string, parentOfWorkflow: string | undefined,
 describe('a triage agent handing off to a writer with a tool', () => {
   it('inside an active observation: the run joins its trace, every field read back', async () => {
     t.standIn.script(...SCRIPT);
-    const { triage } = agents();
+    const { triage } = triageAgents();
     let root = '';
     const traceId = await underRoot(async () => {
       root = (await import('@opentelemetry/api')).trace.getActiveSpan()!.spanContext().spanId;
@@ -112,7 +100,7 @@ describe('a triage agent handing off to a writer with a tool', () => {
 
   it('outside any observation: the run is a trace of its own, named after the workflow', async () => {
     t.standIn.script(...SCRIPT);
-    const { triage } = agents();
+    const { triage } = triageAgents();
     await withTrace('Support flow', () => run(triage, 'Weather in Paris?'), { groupId: 'conv-7' });
     await t.settle();
     const roots = t.local.server.spans().filter((s) => s.name === 'Support flow');
@@ -126,7 +114,7 @@ describe('a triage agent handing off to a writer with a tool', () => {
 
   it('streamed: the same tree, ended when the stream is read to its end', async () => {
     t.standIn.script(...SCRIPT);
-    const { triage } = agents();
+    const { triage } = triageAgents();
     let root = '';
     const traceId = await underRoot(async () => {
       root = (await import('@opentelemetry/api')).trace.getActiveSpan()!.spanContext().spanId;
@@ -144,7 +132,7 @@ describe('a triage agent handing off to a writer with a tool', () => {
   it('with the Chat Completions model: one generation per completion, its messages and usage', async () => {
     t.standIn.script(...SCRIPT);
     const client = new OpenAI({ apiKey: 'sk-test-DO-NOT-EXPORT', baseURL: t.standIn.baseURL, maxRetries: 0 });
-    const { triage } = agents(new OpenAIChatCompletionsModel(client, 'gpt-chat-model'));
+    const { triage } = triageAgents(new OpenAIChatCompletionsModel(client, 'gpt-chat-model'));
     let root = '';
     const traceId = await underRoot(async () => {
       root = (await import('@opentelemetry/api')).trace.getActiveSpan()!.spanContext().spanId;

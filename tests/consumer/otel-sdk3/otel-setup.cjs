@@ -2,6 +2,7 @@
 // 1.10) as its docs set it up: http and express instrumentations, the app's own exporter (in memory).
 const { NodeSDK } = require('@opentelemetry/sdk-node');
 const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace');
+const { exportedSpans } = require('./exported-spans.cjs');
 const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http');
 const { ExpressInstrumentation } = require('@opentelemetry/instrumentation-express');
 
@@ -16,11 +17,5 @@ new NodeSDK({
 /** What the app's exporter received (once the SDK's asynchronous resource detection let the processor hand it over). */
 module.exports = async () => {
   await processor.forceFlush();
-  return exporter.getFinishedSpans().map((s) => ({
-    name: s.name,
-    scope: s.instrumentationScope.name,
-    spanId: s.spanContext().spanId,
-    parentSpanId: s.parentSpanContext?.spanId,
-    url: s.attributes['url.full'] ?? s.attributes['http.url'],
-  }));
+  return exportedSpans(exporter);
 };

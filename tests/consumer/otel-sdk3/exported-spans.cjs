@@ -1,4 +1,6 @@
-// What a foreign-tracer setup's own in-memory exporter received, in the shape the tests compare.
+// What an app's own in-memory exporter received, in the shape the tests compare: this app's
+// (consumer.test.ts) and the foreign-tracer setups' (foreign-tracers/*.cjs, which require it from
+// here: this app is copied into a fresh folder on its own and can require nothing outside it).
 function exportedSpans(exporter) {
   return exporter.getFinishedSpans().map((s) => ({
     name: s.name,
