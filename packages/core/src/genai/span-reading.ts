@@ -89,10 +89,14 @@ export function modelParameters(pairs: Iterable<readonly [string, unknown]>, nam
   return params;
 }
 
-/** `completion_start_time` `ms` after the span started, as ISO 8601. */
+/**
+ * `completion_start_time` `ms` after the span started, as ISO 8601, at the latest its end: the
+ * instrumentation times its first chunk on its own clock, which can run a millisecond past the span's.
+ */
 export function completionStartAfter(span: ReadableSpan, ms: unknown, out: ObsReading): void {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return;
-  out.set(ObsAttributes.OBSERVATION_COMPLETION_START_TIME, new Date(hrTimeToMs(span.startTime) + ms).toISOString());
+  const at = Math.min(hrTimeToMs(span.startTime) + ms, hrTimeToMs(span.endTime));
+  out.set(ObsAttributes.OBSERVATION_COMPLETION_START_TIME, new Date(at).toISOString());
 }
 
 /** `completion_start_time` at an event's time. */
