@@ -107,9 +107,12 @@ const REGISTRY_ERROR =
 
 class RegistryUnreachable extends Error {}
 
-/** `npm install` in `cwd` with the test's own cache, once more after a registry error; returns what npm printed. */
+/**
+ * `npm install` in `cwd` with the test's own cache, once more after a registry error; returns what
+ * npm printed, its warnings included (the repository's `.npmrc` turns them off for its own installs).
+ */
 async function npmInstall(cwd: string): Promise<string> {
-  const args = ['install', '--cache', npmCache, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
+  const args = ['install', '--cache', npmCache, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=warn'];
   for (let attempt = 1; ; attempt++) {
     try {
       const { stdout, stderr } = await run('npm', args, { cwd, maxBuffer: 32 * 1024 * 1024 });
