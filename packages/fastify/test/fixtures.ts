@@ -1,7 +1,9 @@
 /**
- * The Fastify app the suites run: an auth hook that sets `request.user`, routes inside a prefixed
- * plugin, a child observation, server-sent events written to the raw response, a streamed reply,
- * errors thrown and errors answered by a custom error handler, a health check.
+ * The Fastify app the suites run, serving the routes of the Node.js adapters' shared scenarios
+ * (tests/support/node-adapter-scenarios.ts) as Fastify apps write them: an auth hook that sets
+ * `request.user`, routes inside a prefixed plugin, a child observation, server-sent events written
+ * to the raw response (hijacked), a streamed reply, errors thrown and errors answered by a plugin's
+ * own error handler, a health check.
  */
 import { Readable } from 'node:stream';
 import { startActiveObservation } from '@obs/core';
@@ -53,14 +55,21 @@ export function routes(app: FastifyInstance): void {
     reply.hijack();
     void request;
   });
-  app.get('/stream', async (_request, reply) => {
+  app.get('/raw-sse', (_request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const token of ['a', 'b']) reply.raw.write(`data: ${token}\n\n`);
+    reply.raw.end();
+  });
+  // The text as a stream Fastify pipes.
+  app.get('/text', async (_request, reply) => {
     reply.type('text/plain');
-    return reply.send(Readable.from(['streamed ', 'reply ', 'text']));
+    return reply.send(Readable.from(['plain ', 'words']));
   });
   app.get('/crash', async () => {
     throw new Error('database on fire');
   });
-  app.get('/missing', async () => {
+  app.get('/tickets/:id', async () => {
     throw Object.assign(new Error('no such ticket'), { statusCode: 404 });
   });
   app.get('/health', async () => 'ok');

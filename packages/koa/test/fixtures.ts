@@ -1,9 +1,10 @@
 /**
- * The Koa app the suites run, as Koa apps are written: app-level auth that sets `ctx.state.user`,
- * a body parser, `@koa/router` routers (one with a prefix and route-level auth), a child
- * observation, server-sent events as a piped stream and written to the raw response, errors
- * thrown (`ctx.throw(404)` and a crash), an error-handling middleware that answers by itself and
- * reports through `ctx.app.emit('error')`, a health check.
+ * The Koa app the suites run, serving the routes of the Node.js adapters' shared scenarios
+ * (tests/support/node-adapter-scenarios.ts) as Koa apps are written: app-level auth that sets
+ * `ctx.state.user`, a body parser, `@koa/router` routers (one with a prefix and route-level auth),
+ * a child observation, server-sent events as a piped stream and written to the raw response, a
+ * text body, errors thrown (`ctx.throw(404)` and a crash), an error-handling middleware that
+ * answers by itself and reports through `ctx.app.emit('error')`, a health check.
  */
 import { PassThrough } from 'node:stream';
 import { bodyParser } from '@koa/bodyparser';
@@ -47,7 +48,10 @@ export function routes(app: Koa): void {
     ctx.type = 'text/event-stream';
     ctx.body = stream;
     void (async () => {
-      for (const token of ['one', 'two', 'three']) stream.write(`data: ${await answer(token)}\n\n`);
+      for (const token of ['one', 'two', 'three']) {
+        await answer(token);
+        stream.write(`data: ${token}\n\n`);
+      }
       stream.end();
     })();
   });

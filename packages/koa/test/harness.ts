@@ -1,14 +1,17 @@
 /**
  * What the Koa tests share: Koa 3 and 2 to run each suite on, tracing against the local obs server,
- * an app listening on a real port, and one request's trace read off the server (by the response's
- * `x-obs-trace-id`) with exactly the expected number of spans.
+ * and an app listening on a real port; one request's trace read off the server (by the response's
+ * `x-obs-trace-id`) with exactly the expected number of spans is the Node.js adapters' shared
+ * `traceOf`.
  */
 import type { AddressInfo, Server } from 'node:net';
 import { initObs } from '@obs/core';
-import type { ObsServer } from '@obs/local-server';
-import { initTestObs as sharedInitTestObs, traceOf as arrivedTrace } from '@obs/local-server/testing';
+import { initTestObs as sharedInitTestObs } from '@obs/local-server/testing';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
+import type { Running } from '../../../tests/support/node-adapter-scenarios.js';
+
+export { type Running, traceOf } from '../../../tests/support/node-adapter-scenarios.js';
 
 /** Both major versions, typed as 3 (the middleware API the adapter uses is the same). */
 export const KOA_VERSIONS: Array<{ name: string; Koa: typeof Koa3 }> = [
@@ -18,11 +21,6 @@ export const KOA_VERSIONS: Array<{ name: string; Koa: typeof Koa3 }> = [
 
 /** Tracing against the fixture's server, with a short flush interval and no exit hooks. */
 export const initTestObs = sharedInitTestObs(initObs);
-
-export interface Running {
-  fetch(path: string, init?: RequestInit): Promise<Response>;
-  close(): Promise<void>;
-}
 
 /** The app listening on a free port, reached with `fetch`. */
 export async function listen(app: Koa3): Promise<Running> {
@@ -34,10 +32,4 @@ export async function listen(app: Koa3): Promise<Running> {
     fetch: (path, init) => fetch(`http://127.0.0.1:${port}${path}`, init),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** One trace once its root and exactly `count` spans arrived: its root, and `all` its spans. */
-export async function traceOf(server: ObsServer, traceId: string | null, count: number) {
-  const { root, spans } = await arrivedTrace(server, traceId, { spans: count, exact: true });
-  return { root, all: spans };
 }
