@@ -13,11 +13,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DecodedSpan } from '@obs/local-server';
-import { setupObsServer } from '@obs/local-server/testing';
+import { freePort, setupObsServer } from '@obs/local-server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SentrySink, startSentrySink } from './foreign-tracers/sentry-sink.js';
 
@@ -38,14 +37,6 @@ function nextEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 function runNext(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, [NEXT_BIN, ...args], { cwd: APP_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
 }
 
 beforeAll(async () => {
